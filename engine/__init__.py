@@ -1,0 +1,1 @@
+"""Pure, deterministic rules engines for the Campground games."""

@@ -1,0 +1,196 @@
+"""The contract every game implements, and the helpers they share.
+
+A game is pure: ``apply`` never mutates the state it is given, never reads a clock or global
+random state, and all chance comes from the ``Rng`` carried inside the state.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+
+MASK64 = (1 << 64) - 1
+
+
+class IllegalMove(Exception):
+    """A move that is malformed or not allowed now; ``reason`` is for the player."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class Rng(BaseModel):
+    """SplitMix64: a tiny PRNG whose whole state is one integer, so it serialises with the game."""
+
+    state: int
+
+    @classmethod
+    def from_seed(cls, seed: int) -> Rng:
+        return cls(state=seed & MASK64)
+
+    def next64(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n), without modulo bias."""
+        if n <= 0:
+            raise ValueError("n must be positive")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self.next64()
+            if x < limit:
+                return x % n
+
+    def shuffle(self, items: list) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+class Event(BaseModel):
+    """One line of the public log: what happened, never anything hidden."""
+
+    text: str
+    seat: int | None = None
+
+
+class BaseState(BaseModel):
+    """Fields every game state has. Subclasses add the game's own."""
+
+    model_config = ConfigDict(validate_assignment=False)
+
+    players: int
+    rng: Rng
+    log: list[Event] = []
+
+    def say(self, text: str, seat: int | None = None) -> None:
+        self.log.append(Event(text=text, seat=seat))
+
+
+class Outcome(BaseModel):
+    """The final result: one score per seat, the winning seats, and a per-game breakdown."""
+
+    scores: list[int]
+    winners: list[int]
+    details: dict[str, Any] = {}
+
+
+S = TypeVar("S", bound=BaseState)
+M = TypeVar("M", bound=BaseModel)
+
+Bot = Callable[[dict, list, random.Random], Any]
+"""A bot sees exactly what its seat sees (the view), the legal moves, and its own RNG."""
+
+
+class Game(ABC, Generic[S, M]):
+    """One game kind. Subclasses fill in the class attributes and the rule methods."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    Options: ClassVar[type[BaseModel]]
+    State: ClassVar[type[BaseState]]
+    move_adapter: ClassVar[TypeAdapter]
+    bots: ClassVar[dict[str, Bot]]
+
+    @abstractmethod
+    def setup(self, players: int, options: BaseModel, seed: int) -> S: ...
+
+    @abstractmethod
+    def to_act(self, state: S) -> list[int]:
+        """The seats that must decide now; empty once the game is over."""
+
+    @abstractmethod
+    def legal_moves(self, state: S, seat: int) -> list[M]:
+        """Every move ``seat`` may make now (empty if it need not act)."""
+
+    @abstractmethod
+    def apply(self, state: S, seat: int, move: M) -> S:
+        """The next state; raises ``IllegalMove``. Must not mutate ``state``."""
+
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> dict:
+        """The game-specific part of what ``seat`` may see (``None``: a spectator)."""
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None: ...
+
+    def describe(self, state: S, seat: int, move: M) -> str:
+        """A short label for a legal move, shown on its button."""
+        return move.model_dump_json()
+
+    def options(self, data: dict | None) -> BaseModel:
+        try:
+            return self.Options.model_validate(data or {})
+        except ValidationError as exc:
+            raise IllegalMove(f"Invalid options: {_first_error(exc)}") from exc
+
+    def parse_move(self, data: Any) -> M:
+        try:
+            return self.move_adapter.validate_python(data)
+        except ValidationError as exc:
+            raise IllegalMove(f"Not a valid move: {_first_error(exc)}") from exc
+
+    def load(self, data: dict) -> S:
+        return self.State.model_validate(data)
+
+    def dump(self, state: S) -> dict:
+        return state.model_dump(mode="json")
+
+
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err.get("loc", ()))
+    return f"{where}: {err['msg']}" if where else err["msg"]
+
+
+def check_players(game: Game, players: int) -> None:
+    if not game.min_players <= players <= game.max_players:
+        raise IllegalMove(
+            f"{game.title} is for {game.min_players} to {game.max_players} players, not {players}."
+        )
+
+
+def play(game: Game[S, M], state: S, seat: int, move: M | dict) -> S:
+    """Apply one move with the checks shared by every game: parsed, not over, seat to act."""
+    if isinstance(move, dict):
+        move = game.parse_move(move)
+    if game.outcome(state) is not None:
+        raise IllegalMove("The game is over.")
+    if seat not in game.to_act(state):
+        raise IllegalMove("It is not your turn.")
+    return game.apply(state, seat, move)
+
+
+def full_view(game: Game[S, M], state: S, seat: int | None) -> dict:
+    """Everything that leaves the engine for a seat goes through here: one projection."""
+    outcome = game.outcome(state)
+    legal = game.legal_moves(state, seat) if seat is not None and outcome is None else []
+    return {
+        "game": game.id,
+        "players": state.players,
+        "you": seat,
+        "to_act": game.to_act(state),
+        "legal_moves": [
+            {"move": m.model_dump(mode="json"), "label": game.describe(state, seat, m)}
+            for m in legal
+        ],
+        "log": [e.model_dump(mode="json") for e in state.log],
+        "outcome": outcome.model_dump(mode="json") if outcome else None,
+        **game.view(state, seat),
+    }
+
+
+def random_bot(view: dict, legal: list, rng: random.Random):
+    """Picks uniformly among the legal moves: works for every game."""
+    return legal[rng.randrange(len(legal))]

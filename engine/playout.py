@@ -1,0 +1,42 @@
+"""Bot-only games: used by ``campground simulate``, the tests and the benchmarks."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine.core import BaseState, Game, full_view, play
+
+
+@dataclass
+class Playout:
+    state: BaseState
+    steps: int
+
+
+def play_out(
+    game: Game,
+    players: int,
+    seed: int,
+    bots: list[str],
+    options: dict | None = None,
+    max_steps: int = 100_000,
+    on_step: Callable[[BaseState], None] | None = None,
+) -> Playout:
+    """Play one game to its end with one bot level per seat; every bot sees only its view."""
+    state = game.setup(players, game.options(options), seed)
+    rng = random.Random(seed)
+    steps = 0
+    while game.outcome(state) is None:
+        if steps >= max_steps:
+            raise RuntimeError(f"{game.id} seed {seed} did not finish in {max_steps} steps")
+        seat = game.to_act(state)[0]
+        legal = game.legal_moves(state, seat)
+        view = full_view(game, state, seat)
+        move = game.bots[bots[seat]](view, legal, rng)
+        state = play(game, state, seat, move)
+        steps += 1
+        if on_step is not None:
+            on_step(state)
+    return Playout(state=state, steps=steps)

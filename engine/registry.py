@@ -1,0 +1,14 @@
+"""Every game kind Campground serves, by its public id."""
+
+from engine.camping_life import GAME as CAMPING_LIFE
+from engine.core import Game
+from engine.hike import GAME as HIKE
+
+GAMES: dict[str, Game] = {g.id: g for g in (HIKE, CAMPING_LIFE)}
+
+
+def get_game(game_id: str) -> Game:
+    try:
+        return GAMES[game_id]
+    except KeyError:
+        raise KeyError(f"Unknown game {game_id!r}; known: {', '.join(GAMES)}") from None
