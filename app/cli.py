@@ -1,0 +1,115 @@
+"""The ``campground`` command: serve, migrate, simulate."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="campground", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="run the web server")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+
+    sub.add_parser("migrate", help="bring the database schema up to date")
+
+    simulate = sub.add_parser("simulate", help="play bot-only games and print figures")
+    simulate.add_argument("game", help="game id, e.g. hike")
+    simulate.add_argument("--games", type=int, default=100)
+    simulate.add_argument("--players", type=int, default=None, help="default: the fewest allowed")
+    simulate.add_argument(
+        "--bots", nargs="+", default=["random"], help="bot level per seat (the last one repeats)"
+    )
+    simulate.add_argument("--seed", type=int, default=1, help="seed of the first game")
+
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        import uvicorn
+
+        uvicorn.run("app.main:app", host=args.host, port=args.port)
+    elif args.command == "migrate":
+        from app.migrate import upgrade
+
+        upgrade()
+    else:
+        return simulate_games(args.game, args.games, args.players, args.bots, args.seed)
+    return 0
+
+
+def simulate_games(game_id: str, games: int, players: int | None, bots: list[str], seed: int) -> int:
+    from engine.playout import play_out
+    from engine.registry import GAMES
+
+    game = GAMES.get(game_id)
+    if game is None:
+        print(f"Unknown game {game_id!r}; known: {', '.join(GAMES)}", file=sys.stderr)
+        return 2
+    players = players or game.min_players
+    if not game.min_players <= players <= game.max_players:
+        print(f"{game.title} is for {game.min_players}-{game.max_players} players", file=sys.stderr)
+        return 2
+    levels = [bots[min(i, len(bots) - 1)] for i in range(players)]
+    unknown = sorted(set(levels) - set(game.bots))
+    if unknown:
+        print(f"Unknown bot level {unknown[0]!r}; known: {', '.join(game.bots)}", file=sys.stderr)
+        return 2
+    if games < 1:
+        print("--games must be at least 1", file=sys.stderr)
+        return 2
+
+    wins: Counter[int] = Counter()
+    shared = 0
+    steps = 0
+    progress = Progress(games)
+    started = time.perf_counter()
+    for i in range(games):
+        result = play_out(game, players, seed + i, levels)
+        winners = game.outcome(result.state).winners
+        wins.update(winners)
+        shared += len(winners) > 1
+        steps += result.steps
+        progress.update(i + 1)
+    elapsed = time.perf_counter() - started
+    progress.close()
+
+    print(f"{game.title}: {games} games, {players} players, bots {' '.join(levels)}")
+    print(f"games/s        {games / elapsed:,.1f}")
+    print(f"steps/s        {steps / elapsed:,.0f}")
+    print(f"average length {steps / games:,.1f} moves")
+    for seat in range(players):
+        print(f"seat {seat} ({levels[seat]:>9}) wins {wins[seat] / games:6.1%}")
+    print(f"shared wins    {shared / games:6.1%}")
+    return 0
+
+
+class Progress:
+    """A one-line progress bar on stderr for runs long enough to want one."""
+
+    WIDTH = 30
+
+    def __init__(self, total: int):
+        self.total = total
+        self.shown = total >= 50 and sys.stderr.isatty()
+        self.last = -1
+
+    def update(self, done: int) -> None:
+        percent = done * 100 // self.total
+        if not self.shown or percent == self.last:
+            return
+        self.last = percent
+        filled = self.WIDTH * done // self.total
+        bar = "#" * filled + "." * (self.WIDTH - filled)
+        print(f"\r[{bar}] {done}/{self.total}", end="", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.shown:
+            print(file=sys.stderr)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
