@@ -1,0 +1,48 @@
+"""Camping Life: two players bid hidden coins for terrain cards and build a 4 × 3 camping."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from engine.camping_life import rules
+from engine.camping_life.bot import random_bot
+from engine.camping_life.moves import Move, move_adapter
+from engine.camping_life.state import CampingLifeState, Options
+from engine.camping_life.view import view
+from engine.core import Bot, Game, Outcome, check_players
+
+
+class CampingLifeGame(Game[CampingLifeState, Move]):
+    id = "camping-life"
+    title = "Camping Life"
+    min_players = 2
+    max_players = 2
+    Options = Options
+    State = CampingLifeState
+    move_adapter = move_adapter
+    bots: ClassVar[dict[str, Bot]] = {"random": random_bot}
+
+    def setup(self, players: int, options: Options, seed: int) -> CampingLifeState:
+        check_players(self, players)
+        return rules.setup(players, seed)
+
+    def to_act(self, state: CampingLifeState) -> list[int]:
+        return rules.to_act(state)
+
+    def legal_moves(self, state: CampingLifeState, seat: int) -> list[Move]:
+        return rules.legal_moves(state, seat)
+
+    def apply(self, state: CampingLifeState, seat: int, move: Move) -> CampingLifeState:
+        return rules.apply(state, seat, move)
+
+    def view(self, state: CampingLifeState, seat: int | None) -> dict:
+        return view(state, seat)
+
+    def outcome(self, state: CampingLifeState) -> Outcome | None:
+        return rules.outcome(state)
+
+    def describe(self, state: CampingLifeState, seat: int, move: Move) -> str:
+        return rules.describe(state, seat, move)
+
+
+GAME = CampingLifeGame()

@@ -1,0 +1,302 @@
+"""Camping Life rules: setup, whose turn it is, the legal moves and how each changes the state.
+
+The order of one round: three bidding turns (starter first, each a coin on a card then a coin
+on the table, table coins turned over after both played); the higher table total picks a
+next-round card and places it; the coins on the cards are turned over and the won cards are
+placed, row from left to right; then a new round. A tie on the table discards both
+next-round cards.
+"""
+
+from __future__ import annotations
+
+from engine.camping_life.cards import CARDS, MISSION_IDS, TERRAIN_IDS
+from engine.camping_life.moves import BidCard, BidTable, Move, Pick, Place
+from engine.camping_life.scoring import CELLS, COLS, NEIGHBOURS, ROWS, area_of, breakdown
+from engine.camping_life.state import COINS, SEAT_NAMES, Bid, CampingLifeState, Placement
+from engine.core import IllegalMove, Outcome, Rng
+
+ROW_SIZE = 4
+NEXT_ROUND_SIZE = 2
+TURNS = 3
+
+
+def setup(players: int, seed: int) -> CampingLifeState:
+    s = CampingLifeState(players=players, rng=Rng.from_seed(seed))
+    missions = list(MISSION_IDS)
+    s.rng.shuffle(missions)
+    s.open_missions = missions[:2]
+    s.secret_missions = missions[2:2 + players]
+    s.mission_pile = missions[2 + players:]
+    s.draw = list(TERRAIN_IDS)
+    s.rng.shuffle(s.draw)
+    s.areas = [[None] * CELLS for _ in range(players)]
+    s.say("Two missions are open; each player draws a secret mission.")
+    _new_round(s)
+    return s
+
+
+def to_act(s: CampingLifeState) -> list[int]:
+    if s.phase in ("bid_card", "bid_table"):
+        return [s.bidder]
+    if s.phase == "pick":
+        return [s.picker]
+    if s.phase == "place":
+        return [s.placements[0].seat]
+    return []
+
+
+def free_cells(area: list[int | None]) -> list[int]:
+    """Where the next card may go: anywhere at first, then next to a card already placed."""
+    if all(c is None for c in area):
+        return list(range(CELLS))
+    return [i for i in range(CELLS)
+            if area[i] is None and any(area[j] is not None for j in NEIGHBOURS[i])]
+
+
+def legal_moves(s: CampingLifeState, seat: int) -> list[Move]:
+    if seat not in to_act(s):
+        return []
+    held = sorted(set(s.coins[seat]))
+    if s.phase == "bid_card":
+        return [BidCard(card=card, coin=coin) for card in s.row for coin in held]
+    if s.phase == "bid_table":
+        return [BidTable(coin=coin) for coin in held]
+    if s.phase == "pick":
+        return [Pick(card=card) for card in s.next_round]
+    card = s.placements[0].card
+    return [Place(card=card, row=i // COLS, col=i % COLS) for i in free_cells(s.areas[seat])]
+
+
+def apply(s: CampingLifeState, seat: int, move: Move) -> CampingLifeState:
+    if seat not in to_act(s):
+        raise IllegalMove("It is not your turn.")
+    expected = {"bid_card": BidCard, "bid_table": BidTable, "pick": Pick, "place": Place}
+    if not isinstance(move, expected[s.phase]):
+        raise IllegalMove(f"Now is not the time for {move.type}: {_prompt(s.phase)}")
+    s = s.clone()
+    if isinstance(move, BidCard):
+        _bid_card(s, seat, move)
+    elif isinstance(move, BidTable):
+        _bid_table(s, seat, move)
+    elif isinstance(move, Pick):
+        _pick(s, seat, move)
+    else:
+        _place(s, seat, move)
+    _advance(s)
+    return s
+
+
+def _prompt(phase: str) -> str:
+    return {
+        "bid_card": "put a coin on a card of the row.",
+        "bid_table": "put a coin on the table.",
+        "pick": "pick a next-round card.",
+        "place": "place your won card.",
+        "over": "the game is over.",
+    }[phase]
+
+
+def _take_coin(s: CampingLifeState, seat: int, coin: int) -> None:
+    if coin not in s.coins[seat]:
+        raise IllegalMove(f"You have no coin of value {coin} left this round.")
+    s.coins[seat].remove(coin)
+
+
+def _bid_card(s: CampingLifeState, seat: int, move: BidCard) -> None:
+    if move.card not in s.row:
+        raise IllegalMove("That card is not in this round's row.")
+    _take_coin(s, seat, move.coin)
+    s.card_bids.append(Bid(seat=seat, card=move.card, coin=move.coin))
+    s.say(f"{SEAT_NAMES[seat]} puts a coin on the {CARDS[move.card].name}.", seat)
+    s.phase = "bid_table"
+
+
+def _bid_table(s: CampingLifeState, seat: int, move: BidTable) -> None:
+    _take_coin(s, seat, move.coin)
+    s.hidden_table[seat] = move.coin
+    s.say(f"{SEAT_NAMES[seat]} puts a coin on the table.", seat)
+    if seat == s.starter:
+        s.bidder = 1 - seat
+        s.phase = "bid_card"
+        return
+    for p in range(s.players):
+        s.table_coins[p].append(s.hidden_table[p])
+    s.hidden_table = [None] * s.players
+    s.say("Table coins turned over: "
+          + ", ".join(f"{SEAT_NAMES[p]} {s.table_coins[p][-1]}" for p in range(s.players))
+          + ".")
+    if s.turn < TURNS:
+        s.turn += 1
+        s.bidder = s.starter
+        s.phase = "bid_card"
+    else:
+        _end_bidding(s)
+
+
+def _end_bidding(s: CampingLifeState) -> None:
+    totals = [sum(t) for t in s.table_coins]
+    text = "Table totals: " + ", ".join(f"{SEAT_NAMES[p]} {totals[p]}" for p in range(s.players))
+    if totals[0] == totals[1]:
+        s.say(text + ". A tie: nobody picks, the next-round cards are discarded.")
+        s.discard += s.next_round
+        s.next_round = []
+        _reveal(s)
+        return
+    s.picker = 0 if totals[0] > totals[1] else 1
+    if s.next_round:
+        s.say(text + f". {SEAT_NAMES[s.picker]} picks a next-round card.")
+        s.phase = "pick"
+    else:
+        s.say(text + ". There are no next-round cards left to pick.")
+        _reveal(s)
+
+
+def _pick(s: CampingLifeState, seat: int, move: Pick) -> None:
+    if move.card not in s.next_round:
+        raise IllegalMove("That card is not one of the next-round cards.")
+    s.next_round.remove(move.card)
+    s.say(f"{SEAT_NAMES[seat]} picks the {CARDS[move.card].name}.", seat)
+    s.placements = [Placement(seat=seat, card=move.card)]
+    s.phase = "place"
+
+
+def _reveal(s: CampingLifeState) -> None:
+    """Turn over the coins on the cards; each card goes to the higher total, ties are discarded."""
+    s.revealed = True
+    s.last_reveal = []
+    for card in s.row:
+        coins = [[b.coin for b in s.card_bids if b.card == card and b.seat == p]
+                 for p in range(s.players)]
+        totals = [sum(c) if c else None for c in coins]
+        name = CARDS[card].name
+        bids = [{"seat": p, "coins": coins[p]} for p in range(s.players) if coins[p]]
+        shown = ", ".join(f"{SEAT_NAMES[p]} {'+'.join(map(str, coins[p]))}"
+                          for p in range(s.players) if coins[p])
+        bidders = [p for p in range(s.players) if totals[p] is not None]
+        winner = None
+        if not bidders:
+            s.say(f"Nobody bid on the {name}: it is discarded.")
+        else:
+            best = max(totals[p] for p in bidders)
+            top = [p for p in bidders if totals[p] == best]
+            if len(top) > 1:
+                s.say(f"{name}: {shown}. A tie: it is discarded.")
+            else:
+                winner = top[0]
+                s.say(f"{name}: {shown}. {SEAT_NAMES[winner]} wins it.")
+        s.last_reveal.append({"card": card, "bids": bids, "winner": winner})
+        if winner is None:
+            s.discard.append(card)
+        else:
+            s.placements.append(Placement(seat=winner, card=card))
+    s.row = []
+    s.card_bids = []
+    s.phase = "place"
+
+
+def _place(s: CampingLifeState, seat: int, move: Place) -> None:
+    head = s.placements[0]
+    if move.card != head.card:
+        raise IllegalMove(f"You must place the {CARDS[head.card].name} now.")
+    if not (0 <= move.row < ROWS and 0 <= move.col < COLS):
+        raise IllegalMove("Your play area is 4 cards wide and 3 high.")
+    cell = move.row * COLS + move.col
+    area = s.areas[seat]
+    if area[cell] is not None:
+        raise IllegalMove("There is already a card there.")
+    if cell not in free_cells(area):
+        raise IllegalMove("A card must touch a card of your play area, side by side.")
+    area[cell] = move.card
+    s.placements.pop(0)
+    s.say(f"{SEAT_NAMES[seat]} places the {CARDS[move.card].name} at row {move.row + 1}, "
+          f"column {move.col + 1}.", seat)
+
+
+def _advance(s: CampingLifeState) -> None:
+    """Run everything that needs no decision: full areas, the turn-over, the next round."""
+    while s.phase == "place":
+        while s.placements and None not in s.areas[s.placements[0].seat]:
+            lost = s.placements.pop(0)
+            s.discard.append(lost.card)
+            s.say(f"{SEAT_NAMES[lost.seat]}'s play area is full: the "
+                  f"{CARDS[lost.card].name} is discarded.")
+        if s.placements:
+            return
+        if not s.revealed:
+            _reveal(s)
+        else:
+            _end_round(s)
+
+
+def _end_round(s: CampingLifeState) -> None:
+    if any(None not in area for area in s.areas):
+        _end_game(s, "A play area is complete.")
+        return
+    if s.picker is not None:
+        s.starter = s.picker
+    s.round += 1
+    _new_round(s)
+
+
+def _new_round(s: CampingLifeState) -> None:
+    s.discard += s.row
+    s.row = s.next_round
+    s.next_round = []
+    while len(s.row) < ROW_SIZE and s.draw:
+        s.row.append(s.draw.pop())
+    while len(s.next_round) < NEXT_ROUND_SIZE and s.draw:
+        s.next_round.append(s.draw.pop())
+    if not s.row:
+        _end_game(s, "No cards are left to bid on.")
+        return
+    s.turn = 1
+    s.bidder = s.starter
+    s.picker = None
+    s.revealed = False
+    s.coins = [list(COINS) for _ in range(s.players)]
+    s.table_coins = [[] for _ in range(s.players)]
+    s.hidden_table = [None] * s.players
+    s.card_bids = []
+    s.placements = []
+    s.phase = "bid_card"
+    s.say(f"Round {s.round}: {SEAT_NAMES[s.starter]} starts.")
+
+
+def _end_game(s: CampingLifeState, why: str) -> None:
+    s.phase = "over"
+    s.coins = [[] for _ in range(s.players)]
+    s.say(f"{why} The game is over; the secret missions are revealed.")
+
+
+def missions_in_play(s: CampingLifeState) -> list[int]:
+    return s.open_missions + s.secret_missions
+
+
+def outcome(s: CampingLifeState) -> Outcome | None:
+    if s.phase != "over":
+        return None
+    areas = [area_of(a) for a in s.areas]
+    parts = breakdown(areas, [CARDS[m] for m in missions_in_play(s)])
+    scores = [p["total"] for p in parts]
+    placed = [sum(1 for c in a if c is not None) for a in s.areas]
+    best = max(zip(scores, placed))
+    winners = [p for p in range(s.players) if (scores[p], placed[p]) == best]
+    return Outcome(
+        scores=scores,
+        winners=winners,
+        details={
+            "breakdown": {p: parts[p] for p in range(s.players)},
+            "cards_in_area": placed,
+            "secret_missions": [CARDS[m].to_json() for m in s.secret_missions],
+        },
+    )
+
+
+def describe(s: CampingLifeState, seat: int, move: Move) -> str:
+    if isinstance(move, BidCard):
+        return f"Coin {move.coin} on the {CARDS[move.card].name}"
+    if isinstance(move, BidTable):
+        return f"Coin {move.coin} on the table"
+    if isinstance(move, Pick):
+        return f"Pick the {CARDS[move.card].name}"
+    return f"{CARDS[move.card].name} at row {move.row + 1}, column {move.col + 1}"

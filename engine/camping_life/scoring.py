@@ -1,0 +1,194 @@
+"""End-of-game scoring: the five terrain kinds and the 13 missions, on 4 × 3 play areas.
+
+An area is a sequence of 12 cells, row by row (index ``row * 4 + col``), each a ``Card`` or
+``None``. Every function here is pure, so tests can score areas built by hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from engine.camping_life.cards import CARDS, Card
+
+ROWS, COLS = 3, 4
+CELLS = ROWS * COLS
+CORNERS = (0, COLS - 1, CELLS - COLS, CELLS - 1)
+
+Area = Sequence[Card | None]
+
+
+def _neighbours(i: int) -> list[int]:
+    r, c = divmod(i, COLS)
+    out = []
+    if r > 0:
+        out.append(i - COLS)
+    if r < ROWS - 1:
+        out.append(i + COLS)
+    if c > 0:
+        out.append(i - 1)
+    if c < COLS - 1:
+        out.append(i + 1)
+    return out
+
+
+NEIGHBOURS: list[list[int]] = [_neighbours(i) for i in range(CELLS)]
+
+
+def area_of(ids: Sequence[int | None]) -> list[Card | None]:
+    """The cards of a play area stored as card ids."""
+    return [None if i is None else CARDS[i] for i in ids]
+
+
+def _is(card: Card | None, kind: str) -> bool:
+    return card is not None and card.kind == kind
+
+
+def count(area: Area, kind: str) -> int:
+    return sum(1 for c in area if _is(c, kind))
+
+
+def _groups(area: Area, member: Callable[[Card | None], bool]) -> list[list[int]]:
+    """Orthogonally connected groups of the cells where ``member`` holds."""
+    seen: set[int] = set()
+    groups = []
+    for start in range(CELLS):
+        if start in seen or not member(area[start]):
+            continue
+        seen.add(start)
+        group, stack = [], [start]
+        while stack:
+            i = stack.pop()
+            group.append(i)
+            for j in NEIGHBOURS[i]:
+                if j not in seen and member(area[j]):
+                    seen.add(j)
+                    stack.append(j)
+        groups.append(group)
+    return groups
+
+
+def roads(area: Area) -> int:
+    """1 point per road card whose connected road touches a house.
+
+    A forest with a road links the roads on either side but is not a road card itself."""
+    def links(c: Card | None) -> bool:
+        return c is not None and (c.kind == "road" or c.road)
+
+    points = 0
+    for group in _groups(area, links):
+        if any(_is(area[j], "house") for i in group for j in NEIGHBOURS[i]):
+            points += sum(1 for i in group if _is(area[i], "road"))
+    return points
+
+
+def pool_pairs(area: Area) -> int:
+    """The most disjoint pairs of orthogonally adjacent pools (a pool is in at most one pair)."""
+    pools = [_is(c, "pool") for c in area]
+
+    def best(i: int, used: frozenset[int]) -> int:
+        while i < CELLS and (not pools[i] or i in used):
+            i += 1
+        if i == CELLS:
+            return 0
+        result = best(i + 1, used)
+        for j in (i + 1, i + COLS):
+            # Only right and down partners: earlier cells were decided already.
+            if j < CELLS and pools[j] and j not in used and j in NEIGHBOURS[i]:
+                result = max(result, 1 + best(i + 1, used | {j}))
+        return result
+
+    return best(0, frozenset())
+
+
+def pools(area: Area) -> int:
+    """1 point per pool; a pair of adjacent pools is worth 3, so each pair adds 1."""
+    return count(area, "pool") + pool_pairs(area)
+
+
+def forests(area: Area) -> int:
+    """1 point per house next to each forest."""
+    return sum(sum(1 for j in NEIGHBOURS[i] if _is(area[j], "house"))
+               for i in range(CELLS) if _is(area[i], "forest"))
+
+
+def tents(area: Area) -> int:
+    return count(area, "tent")
+
+
+def campfires(area: Area) -> int:
+    """1 point per forest next to each campfire."""
+    return sum(sum(1 for j in NEIGHBOURS[i] if _is(area[j], "forest"))
+               for i in range(CELLS) if _is(area[i], "campfire"))
+
+
+TERRAIN_SCORES: dict[str, Callable[[Area], int]] = {
+    "roads": roads,
+    "pools": pools,
+    "forests": forests,
+    "tents": tents,
+    "campfires": campfires,
+}
+
+
+def _umbrellas(cells: Sequence[Card | None]) -> int:
+    return sum(1 for c in cells if c is not None and c.umbrella)
+
+
+def _best_row(area: Area, measure: Callable[[Sequence[Card | None]], int]) -> int:
+    return max(measure(area[r * COLS:(r + 1) * COLS]) for r in range(ROWS))
+
+
+def _largest_group(area: Area, kind: str) -> int:
+    return max((len(g) for g in _groups(area, lambda c: _is(c, kind))), default=0)
+
+
+def _adjacent_pair(area: Area, kind: str) -> bool:
+    return any(_is(area[i], kind) and _is(area[j], kind)
+               for i in range(CELLS) for j in NEIGHBOURS[i])
+
+
+# "Most" missions: the measure each player is compared on.
+MOST: dict[str, Callable[[Area], int]] = {
+    "most_pools": lambda a: count(a, "pool"),
+    "most_roads": lambda a: count(a, "road"),
+    "most_tents": lambda a: count(a, "tent"),
+    "most_forests": lambda a: count(a, "forest"),
+    "most_campfires": lambda a: count(a, "campfire"),
+    "most_forests_in_a_row": lambda a: _best_row(a, lambda cells: count(cells, "forest")),
+    "most_tents_in_a_row": lambda a: _best_row(a, lambda cells: count(cells, "tent")),
+    "most_umbrellas": _umbrellas,
+    "most_umbrellas_in_a_row": lambda a: _best_row(a, _umbrellas),
+    "most_houses_on_corners": lambda a: sum(1 for i in CORNERS if _is(a[i], "house")),
+    "most_pools_on_corners": lambda a: sum(1 for i in CORNERS if _is(a[i], "pool")),
+}
+
+# "At least" missions: each player who meets them scores.
+AT_LEAST: dict[str, Callable[[Area], bool]] = {
+    "three_forests_together": lambda a: _largest_group(a, "forest") >= 3,
+    "two_houses_together": lambda a: _adjacent_pair(a, "house"),
+}
+
+
+def mission_points(mission: Card, areas: Sequence[Area]) -> list[int]:
+    """The points ``mission`` gives each player; a tie for "most" gives nobody anything."""
+    if mission.key in AT_LEAST:
+        return [mission.points if AT_LEAST[mission.key](a) else 0 for a in areas]
+    measures = [MOST[mission.key](a) for a in areas]
+    top = max(measures)
+    if measures.count(top) > 1:
+        return [0] * len(areas)
+    return [mission.points if m == top else 0 for m in measures]
+
+
+def breakdown(areas: Sequence[Area], missions: Sequence[Card]) -> list[dict]:
+    """Each player's points by terrain kind and by mission, with the total."""
+    result = [{name: score(a) for name, score in TERRAIN_SCORES.items()} for a in areas]
+    for seat in range(len(areas)):
+        result[seat]["missions"] = {}
+    for mission in missions:
+        for seat, pts in enumerate(mission_points(mission, areas)):
+            result[seat]["missions"][mission.key] = pts
+    for entry in result:
+        entry["total"] = (sum(entry[name] for name in TERRAIN_SCORES)
+                          + sum(entry["missions"].values()))
+    return result

@@ -1,0 +1,79 @@
+"""The Camping Life game state: everything, hidden parts included (views filter it)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from engine.core import BaseState, Rng
+
+COINS = [0, 1, 2, 2, 3, 4]
+SEAT_NAMES = ["Red", "Blue"]
+
+Phase = Literal["bid_card", "bid_table", "pick", "place", "over"]
+
+
+class Options(BaseModel):
+    """Camping Life has no table options."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class Bid(BaseModel):
+    """A coin lying face down on a card of the current row."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seat: int
+    card: int
+    coin: int
+
+
+class Placement(BaseModel):
+    """A won card waiting to be placed in ``seat``'s play area."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seat: int
+    card: int
+
+
+class CampingLifeState(BaseState):
+    round: int = 1
+    turn: int = 1  # bidding turn of the round, 1 to 3
+    starter: int = 0
+    phase: Phase = "bid_card"
+    bidder: int = 0
+    picker: int | None = None  # who won the table and picks a next-round card
+    revealed: bool = False  # the coins on the cards of this round are turned over
+
+    mission_pile: list[int] = []
+    open_missions: list[int] = []
+    secret_missions: list[int] = []
+    draw: list[int] = []
+    row: list[int] = []
+    next_round: list[int] = []
+    discard: list[int] = []
+    areas: list[list[int | None]] = []
+
+    coins: list[list[int]] = []  # coins still in hand, per seat
+    card_bids: list[Bid] = []
+    table_coins: list[list[int]] = []  # turned over, per seat
+    hidden_table: list[int | None] = []  # placed this turn, still face down
+    placements: list[Placement] = []
+    last_reveal: list[dict] = []  # the previous turn-over of coins on cards: public
+
+    def clone(self) -> CampingLifeState:
+        """A copy that shares nothing mutable with ``self`` (cheaper than a deep copy)."""
+        new = self.model_copy()
+        new.rng = Rng(state=self.rng.state)
+        new.log = list(self.log)
+        for name in ("mission_pile", "open_missions", "secret_missions", "draw", "row",
+                     "next_round", "discard", "card_bids", "hidden_table", "placements",
+                     "last_reveal"):
+            setattr(new, name, list(getattr(self, name)))
+        new.areas = [list(a) for a in self.areas]
+        new.coins = [list(c) for c in self.coins]
+        new.table_coins = [list(t) for t in self.table_coins]
+        return new

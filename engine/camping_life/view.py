@@ -1,0 +1,91 @@
+"""What one seat may see of a Camping Life game.
+
+``view(state, seat)`` returns (``seat`` is ``None`` for a spectator)::
+
+    {
+      "round": int, "turn": int (bidding turn 1-3), "phase": "bid_card" | "bid_table" |
+          "pick" | "place" | "over",
+      "starter": seat, "picker": seat | None (higher table total this round),
+      "open_missions": [mission], "mission_pile": int (face-down missions left),
+      "secret_mission": mission | None (your own; None for a spectator),
+      "secret_missions": [mission per seat] | None (only once the game is over),
+      "draw_pile": int, "discard": [card],
+      "row": [{"card": card, "bids": [{"seat": s, "coin": int | None}]}],
+      "next_round": [card],
+      "placing": {"seat": s, "card": card} | None (the card to place now),
+      "waiting": [{"seat": s, "card": card}] (won cards placed after it),
+      "last_reveal": [{"card": card, "bids": [{"seat": s, "coins": [int]}],
+                       "winner": seat | None}] (the latest turn-over of card coins),
+      "seats": [{
+          "seat": s, "name": "Red" | "Blue",
+          "area": [[card | None] * 4] * 3 (rows top to bottom),
+          "cards_in_area": int, "terrain_score": int (missions not included),
+          "coins": [int] | None (coins in hand: yours only), "coins_left": int,
+          "table_coins": [int] (turned over this round), "table_total": int,
+          "table_coin_down": bool (a face-down table coin this turn),
+          "table_coin": int | None (its value: yours only),
+      }],
+    }
+
+``card`` is ``{"id", "kind", "name", "umbrella", "road"}``; ``mission`` is
+``{"id", "kind": "mission", "key", "text", "points"}``. A coin on a card shows its value only
+to its owner (``coin`` is ``None`` for the other seat and spectators) until the turn-over.
+"""
+
+from __future__ import annotations
+
+from engine.camping_life.cards import CARDS
+from engine.camping_life.scoring import COLS, ROWS, TERRAIN_SCORES, area_of
+from engine.camping_life.state import SEAT_NAMES, CampingLifeState
+
+
+def _card(i: int | None) -> dict | None:
+    return None if i is None else CARDS[i].to_json()
+
+
+def view(s: CampingLifeState, seat: int | None) -> dict:
+    over = s.phase == "over"
+    return {
+        "round": s.round,
+        "turn": s.turn,
+        "phase": s.phase,
+        "starter": s.starter,
+        "picker": s.picker,
+        "open_missions": [_card(m) for m in s.open_missions],
+        "mission_pile": len(s.mission_pile),
+        "secret_mission": _card(s.secret_missions[seat]) if seat is not None else None,
+        "secret_missions": [_card(m) for m in s.secret_missions] if over else None,
+        "draw_pile": len(s.draw),
+        "discard": [_card(c) for c in s.discard],
+        "row": [
+            {"card": _card(card),
+             "bids": [{"seat": b.seat, "coin": b.coin if b.seat == seat else None}
+                      for b in s.card_bids if b.card == card]}
+            for card in s.row
+        ],
+        "next_round": [_card(c) for c in s.next_round],
+        "placing": ({"seat": s.placements[0].seat, "card": _card(s.placements[0].card)}
+                    if s.placements else None),
+        "waiting": [{"seat": p.seat, "card": _card(p.card)} for p in s.placements[1:]],
+        "last_reveal": [dict(r, card=_card(r["card"])) for r in s.last_reveal],
+        "seats": [_seat(s, p, seat) for p in range(s.players)],
+    }
+
+
+def _seat(s: CampingLifeState, p: int, viewer: int | None) -> dict:
+    area = s.areas[p]
+    cards = area_of(area)
+    mine = p == viewer
+    return {
+        "seat": p,
+        "name": SEAT_NAMES[p],
+        "area": [[_card(area[r * COLS + c]) for c in range(COLS)] for r in range(ROWS)],
+        "cards_in_area": sum(1 for c in area if c is not None),
+        "terrain_score": sum(score(cards) for score in TERRAIN_SCORES.values()),
+        "coins": sorted(s.coins[p]) if mine else None,
+        "coins_left": len(s.coins[p]),
+        "table_coins": list(s.table_coins[p]),
+        "table_total": sum(s.table_coins[p]),
+        "table_coin_down": s.hidden_table[p] is not None,
+        "table_coin": s.hidden_table[p] if mine else None,
+    }
