@@ -1,0 +1,195 @@
+// The game frame: live view over /ws/games/{id} kept current with JSON Patch, seats, turn,
+// log, outcome, and a per-game renderer from /static/games/{kind}.js.
+import { applyPatch } from "/static/vendor/fast-json-patch/core.js";
+import { wsUrl } from "./api.js";
+import { h } from "./dom.js";
+import { LiveSocket } from "./socket.js";
+
+const CONNECTION = { connecting: "Connecting…", online: "Live", offline: "Reconnecting…" };
+
+export function gamePage(root, gameId) {
+  document.title = "Game · Campground";
+  let view = null;
+  let version = null;
+  let renderer = null;
+  let loadedKind = null;
+  let pending = null; // ref of the move in flight
+  let flash = "";
+  let connection = "connecting";
+  let refs = 0;
+
+  const parts = {
+    head: h("div", { class: "game-head" }),
+    outcome: h("div"),
+    table: h("div", { class: "game-root" }),
+    moves: h("div"),
+    log: h("div"),
+  };
+  root.append(h("div", { class: "game" },
+    parts.head, parts.outcome, parts.table, parts.moves, parts.log));
+  parts.table.append(h("p", { class: "muted" }, "Joining the table…"));
+
+  const socket = new LiveSocket(wsUrl(`/ws/games/${gameId}`), {
+    onStatus: (status) => {
+      connection = status;
+      if (status !== "online") pending = null;
+      draw();
+    },
+    onMessage: (msg) => {
+      if (msg.type === "state") {
+        view = msg.view;
+        version = msg.version;
+      } else if (msg.type === "patch") {
+        if (msg.from !== version) return socket.send({ type: "sync" });
+        try {
+          view = applyPatch(view, msg.ops, false, true).newDocument;
+          version = msg.version;
+        } catch {
+          return socket.send({ type: "sync" });
+        }
+        flash = "";
+      } else if (msg.type === "ack") {
+        if (msg.ref === pending) pending = null;
+      } else if (msg.type === "error") {
+        if (!msg.ref || msg.ref === pending) pending = null;
+        flash = msg.message || msg.code || "That did not work.";
+        if (msg.code === "stale") socket.send({ type: "sync" });
+      }
+      draw();
+    },
+  });
+
+  const send = (move) => {
+    if (pending || !view) return;
+    const ref = `m${++refs}`;
+    if (!socket.send({ type: "move", move, expect_version: version, ref })) {
+      flash = "Not connected right now; try again in a moment.";
+    } else {
+      pending = ref;
+      flash = "";
+    }
+    draw();
+  };
+
+  const seatName = (seat) => view?.table?.seats?.[seat]?.name ?? `Seat ${seat + 1}`;
+
+  const draw = async () => {
+    drawHead();
+    if (!view) return;
+    const kind = view.table?.kind || view.game;
+    if (kind !== loadedKind) {
+      loadedKind = kind;
+      renderer = await loadRenderer(kind);
+    }
+    document.title = `${view.table?.title || kind} · Campground`;
+    parts.outcome.replaceChildren(view.outcome ? outcomeBox(view, seatName) : "");
+
+    // The renderer marks the legal moves it placed; the rest go in the "Your moves" bar.
+    const handled = new Set();
+    const control = (el, entry) => {
+      handled.add(entry);
+      el.dataset.testid = "move";
+      el.classList.add("legal");
+      if (pending) el.setAttribute("aria-disabled", "true");
+      if (el instanceof HTMLButtonElement) el.disabled = Boolean(pending);
+      else {
+        el.tabIndex = 0;
+        el.setAttribute("role", "button");
+        el.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); send(entry.move); } });
+      }
+      el.addEventListener("click", (e) => { e.stopPropagation(); send(entry.move); });
+      return el;
+    };
+    const ctx = {
+      you: view.you,
+      pending: Boolean(pending),
+      send,
+      seatName,
+      moveButton: (entry, label = entry.label) => control(h("button", { type: "button", title: entry.label }, label), entry),
+      moveControl: control,
+      claim: (entry) => handled.add(entry),
+    };
+    parts.table.replaceChildren();
+    if (renderer) {
+      try {
+        renderer.render(parts.table, view, ctx);
+      } catch (err) {
+        parts.table.replaceChildren(h("p", { class: "error" }, `This table could not be drawn: ${err.message}`));
+      }
+    }
+    const rest = (view.legal_moves || []).filter((entry) => !handled.has(entry));
+    parts.moves.replaceChildren(rest.length
+      ? h("section", { class: "moves-bar", "data-testid": "moves-bar" },
+        h("h2", {}, "Your moves"), h("div", { class: "buttons" }, rest.map((entry) => ctx.moveButton(entry))))
+      : "");
+    parts.log.replaceChildren(logBox(view.log || [], seatName));
+  };
+
+  const drawHead = () => {
+    const status = !view ? "" : view.outcome ? "Game over"
+      : view.to_act.includes(view.you) ? (view.to_act.length > 1 ? "Your move (others decide too)" : "Your turn")
+        : view.to_act.length ? `Waiting for ${view.to_act.map(seatName).join(", ")}` : "";
+    parts.head.replaceChildren(
+      h("div", { class: "title-row" },
+        h("h1", {}, view?.table?.title || "Game"),
+        h("span", { class: `pill ${connection}`, "data-testid": "connection" }, CONNECTION[connection])),
+      view ? seatsStrip(view, seatName) : null,
+      status ? h("p", { class: view?.to_act.includes(view.you) && !view.outcome ? "turn yours" : "turn", "data-testid": "turn" },
+        status, pending ? " · sending…" : "") : null,
+      flash ? h("p", { class: "error", role: "alert", "data-testid": "flash" }, flash) : null,
+    );
+  };
+
+  return () => socket.close();
+}
+
+async function loadRenderer(kind) {
+  if (!document.querySelector(`link[data-game-css="${kind}"]`)) {
+    document.head.append(h("link", { rel: "stylesheet", href: `/static/games/${kind}.css`, "data-game-css": kind }));
+  }
+  try {
+    return await import(`/static/games/${kind}.js`);
+  } catch {
+    return null; // no table drawing for this game: the moves bar still offers every move
+  }
+}
+
+function seatsStrip(view, seatName) {
+  const seats = view.table?.seats || Array.from({ length: view.players }, (_, seat) => ({ seat }));
+  return h("ol", { class: "seat-strip", "data-testid": "seat-strip" }, seats.map((s) => {
+    const acting = !view.outcome && view.to_act.includes(s.seat);
+    const winner = view.outcome?.winners.includes(s.seat);
+    return h("li", { class: ["chip", acting && "acting", s.seat === view.you && "you", winner && "winner"].filter(Boolean).join(" ") },
+      acting ? h("span", { class: "dot", "aria-label": "to act" }) : null,
+      seatName(s.seat),
+      s.bot ? h("span", { class: "tag bot" }, `bot`) : null,
+      s.seat === view.you ? h("span", { class: "tag you" }, "you") : null,
+      winner ? " 🏆" : null);
+  }));
+}
+
+function outcomeBox(view, seatName) {
+  const { scores, winners } = view.outcome;
+  const order = scores.map((score, seat) => ({ seat, score }))
+    .sort((a, b) => Number(winners.includes(b.seat)) - Number(winners.includes(a.seat)) || b.score - a.score);
+  const names = winners.map((s) => (s === view.you ? "You" : seatName(s)));
+  const headline = winners.includes(view.you) && winners.length === 1 ? "You win!"
+    : `${names.join(" and ")} ${winners.length > 1 ? "share the win" : "wins"}!`;
+  return h("section", { class: "outcome card", "data-testid": "outcome" },
+    h("h2", { "data-testid": "winner" }, `🏆 ${headline}`),
+    h("ol", { class: "scores" }, order.map(({ seat, score }) =>
+      h("li", { class: winners.includes(seat) ? "winner" : "" },
+        h("span", {}, seatName(seat), seat === view.you ? " (you)" : ""),
+        h("strong", { "data-testid": "score" }, score)))),
+    view.table?.seed ? h("p", { class: "muted small" }, "Seed revealed: ", h("code", {}, view.table.seed),
+      " (its SHA-256 was published at the start: ", h("code", {}, view.table.seed_commitment), ")") : null,
+    h("p", {}, h("a", { href: "/", "data-nav": true, class: "button primary" }, "Back to camp")));
+}
+
+function logBox(log, seatName) {
+  const items = log.map((event, i) => h("li", { class: event.seat == null ? "" : `seat-${event.seat % 5}` },
+    event.seat == null ? null : h("span", { class: "who" }, seatName(event.seat)), event.text)).reverse();
+  return h("section", { class: "log card" },
+    h("h2", {}, "What happened"),
+    items.length ? h("ol", { "data-testid": "log", reversed: true }, items) : h("p", { class: "muted" }, "Nothing yet."));
+}

@@ -1,0 +1,169 @@
+// Lobby: invite link, seats, host controls, live over /ws/lobbies/{id}; moves everyone to the game.
+import { api, wsUrl } from "./api.js";
+import { errorBox, h } from "./dom.js";
+import { navigate } from "./main.js";
+import { getPlayer, playerBox } from "./player.js";
+import { LiveSocket } from "./socket.js";
+
+export function lobbyPage(root, lobbyId) {
+  document.title = "Lobby · Campground";
+  let lobby = null;
+  let me = null;
+  let levels = ["random", "heuristic"];
+  let socket = null;
+  let connection = "connecting";
+  const error = h("div", { class: "flash" });
+  const body = h("div", {}, h("p", { class: "muted" }, "Opening the lobby…"));
+  root.append(error, body);
+
+  const act = async (method, path, payload) => {
+    error.replaceChildren();
+    try {
+      const result = await api(method, path, payload);
+      if (result && result.seats) update(result);
+      return result;
+    } catch (err) {
+      error.replaceChildren(errorBox(err.message));
+      return null;
+    }
+  };
+
+  const update = (next) => {
+    lobby = next;
+    if (lobby.game_id && lobby.seats.some((s) => s.player && s.player.id === me?.id)) {
+      navigate(`/games/${lobby.game_id}`, { replace: true });
+      return;
+    }
+    draw();
+  };
+
+  const draw = () => {
+    document.title = `${lobby.title} lobby · Campground`;
+    const host = me && lobby.host_id === me.id;
+    const seated = lobby.seats.some((s) => s.player && s.player.id === me?.id);
+    const full = lobby.seats.every((s) => s.player || s.bot);
+    body.replaceChildren(
+      h("section", { class: "card" },
+        h("div", { class: "title-row" },
+          h("h1", {}, lobby.title),
+          h("span", { class: `pill ${connection}`, "data-testid": "connection" }, connection)),
+        h("p", { class: "muted" }, lobby.private ? "Private table" : "Public table", " · ",
+          lobby.game_id ? "already started" : full ? "every seat is taken" : "waiting for players"),
+        seated || host ? inviteBox(lobby) : null,
+        h("ol", { class: "seats", "data-testid": "seats" }, lobby.seats.map((seat) => seatRow(seat, host, seated))),
+        h("div", { class: "actions" },
+          host
+            ? h("button", {
+              class: "primary", "data-testid": "start", disabled: !full,
+              onclick: async (event) => {
+                event.target.disabled = true;
+                const started = await act("POST", `/api/lobbies/${lobby.id}/start`);
+                if (started) navigate(`/games/${started.game_id}`, { replace: true });
+                else event.target.disabled = false;
+              },
+            }, full ? "Start the game" : "Fill every seat to start")
+            : seated ? h("p", { class: "muted" }, "Waiting for the host to start…") : null,
+          seated && !host
+            ? h("button", {
+              class: "quiet", onclick: async () => {
+                if (await act("POST", `/api/lobbies/${lobby.id}/leave`) !== null) navigate("/");
+              },
+            }, "Leave")
+            : null,
+          lobby.game_id && !seated
+            ? h("a", { href: `/games/${lobby.game_id}`, "data-nav": true }, "Watch the game")
+            : null)),
+    );
+  };
+
+  const seatRow = (seat, host, seated) => {
+    const you = seat.player && seat.player.id === me?.id;
+    let who;
+    let controls = null;
+    if (seat.player) {
+      who = [h("strong", {}, seat.player.name),
+        seat.player.id === lobby.host_id ? h("span", { class: "tag" }, "host") : null,
+        you ? h("span", { class: "tag you" }, "you") : null];
+    } else if (seat.bot) {
+      who = [h("strong", {}, "Bot"), h("span", { class: "tag bot" }, seat.bot)];
+      if (host && !lobby.game_id) {
+        controls = h("button", {
+          class: "quiet", "data-testid": "remove-bot",
+          onclick: () => act("DELETE", `/api/lobbies/${lobby.id}/seats/${seat.seat}`),
+        }, "Remove");
+      }
+    } else {
+      who = h("span", { class: "muted" }, "Empty seat");
+      if (host && !lobby.game_id) {
+        const level = h("select", { "aria-label": `Bot level for seat ${seat.seat + 1}`, "data-testid": "bot-level" },
+          levels.map((l) => h("option", { value: l }, l)));
+        controls = h("span", { class: "row" }, level, h("button", {
+          "data-testid": "add-bot",
+          onclick: () => act("POST", `/api/lobbies/${lobby.id}/bots`, { seat: seat.seat, level: level.value }),
+        }, "Add bot"));
+      } else if (!seated && !lobby.game_id && me) {
+        controls = h("button", {
+          class: "primary", onclick: () => act("POST", `/api/lobbies/${lobby.id}/join`),
+        }, "Sit here");
+      }
+    }
+    return h("li", { class: you ? "seat you" : "seat", "data-testid": "seat" },
+      h("span", { class: "seat-no" }, seat.seat + 1), h("span", { class: "who" }, who), controls);
+  };
+
+  const connect = () => {
+    socket = new LiveSocket(wsUrl(`/ws/lobbies/${lobbyId}`), {
+      onMessage: (msg) => { if (msg.type === "lobby") update(msg.lobby); },
+      onStatus: (status) => {
+        connection = status;
+        const pill = body.querySelector('[data-testid="connection"]');
+        if (pill) { pill.textContent = status; pill.className = `pill ${status}`; }
+      },
+    });
+  };
+
+  (async () => {
+    try {
+      me = await getPlayer();
+      if (!me) {
+        body.replaceChildren(playerBox(null, () => location.reload(), { prompt: "Enter your name to open this lobby" }));
+        return;
+      }
+      const [first, games] = await Promise.all([
+        api("GET", `/api/lobbies/${lobbyId}`),
+        api("GET", "/api/games"),
+      ]);
+      const kind = games.find((g) => g.id === first.game);
+      if (kind && kind.bot_levels?.length) levels = kind.bot_levels;
+      update(first);
+      if (!first.game_id) connect();
+    } catch (err) {
+      body.replaceChildren(errorBox(err.message), h("p", {}, h("a", { href: "/", "data-nav": true }, "Back to camp")));
+    }
+  })();
+
+  return () => socket?.close();
+}
+
+function inviteBox(lobby) {
+  const url = new URL(lobby.invite_url || `/join/${lobby.invite_code}`, location.origin).href;
+  const field = h("input", { readOnly: true, value: url, "data-testid": "invite-url", "aria-label": "Invite link" });
+  const note = h("span", { class: "muted", "aria-live": "polite" });
+  const copy = h("button", {
+    type: "button", "data-testid": "copy-invite",
+    onclick: async () => {
+      try {
+        await navigator.clipboard.writeText(url);
+        note.textContent = "Copied!";
+      } catch {
+        // No clipboard access (plain http, old browser): select it so the player can copy by hand.
+        field.focus();
+        field.select();
+        note.textContent = "Selected: copy it with Ctrl+C / ⌘C";
+      }
+    },
+  }, "Copy");
+  return h("div", { class: "invite" },
+    h("label", {}, "Invite friends with this link"),
+    h("div", { class: "row" }, field, copy), note);
+}

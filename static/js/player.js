@@ -1,0 +1,60 @@
+// Who is playing: ask for a name once, then show "Playing as Ana · change".
+import { api, currentPlayer } from "./api.js";
+import { errorBox, h } from "./dom.js";
+
+let cached; // the current player, null for none, undefined before the first look-up
+
+export async function getPlayer() {
+  if (cached === undefined) cached = await currentPlayer();
+  return cached;
+}
+
+async function register(name) {
+  cached = await api("POST", "/api/players", { name });
+  return cached;
+}
+
+// A box that shows the player or a name form; onReady(player) runs whenever a name is set.
+export function playerBox(player, onReady, { prompt = "What should we call you?" } = {}) {
+  const box = h("section", { class: "player", "data-testid": "player" });
+  const show = (p) => box.replaceChildren(p ? playingAs(p) : nameForm(p));
+
+  const playingAs = (p) =>
+    h("p", { class: "playing-as" },
+      "Playing as ", h("strong", { "data-testid": "player-name" }, p.name), " · ",
+      h("button", { class: "link", type: "button", onclick: () => box.replaceChildren(nameForm(p)) }, "change"));
+
+  const nameForm = (p) => {
+    const input = h("input", {
+      name: "name", required: true, maxLength: 32, autocomplete: "nickname",
+      placeholder: "Your name", value: p ? p.name : "", "aria-label": "Your name",
+    });
+    const error = h("div");
+    const form = h("form", {
+      class: "name-form",
+      onsubmit: async (event) => {
+        event.preventDefault();
+        const name = input.value.trim();
+        if (!name) return;
+        if (p && name === p.name) return show(p);
+        error.replaceChildren();
+        try {
+          const created = await register(name);
+          show(created);
+          onReady(created);
+        } catch (err) {
+          error.replaceChildren(errorBox(err.message));
+        }
+      },
+    },
+    h("label", { for: "player-name-input" }, prompt),
+    h("div", { class: "row" }, input, h("button", { type: "submit", class: "primary" }, "Save")),
+    error);
+    input.id = "player-name-input";
+    queueMicrotask(() => input.focus());
+    return form;
+  };
+
+  show(player);
+  return box;
+}

@@ -1,0 +1,125 @@
+"""Real Chromium against the real server: a ``server_url`` and a ``new_page()`` factory.
+
+The server is ``uvicorn app.main:app`` in a subprocess on a free localhost port with a fresh,
+migrated SQLite database and bots that move at once. Each ``new_page()`` call opens its own
+browser context, so every page is a separate player with its own cookie.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PROJECT = Path(__file__).resolve().parents[2]
+
+
+def pytest_collection_modifyitems(items):
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(item.fspath).parents:
+            item.add_marker(pytest.mark.browser)
+
+
+def _need_browser(reason: str):
+    if os.environ.get("REQUIRE_BROWSER") == "1":
+        pytest.fail(f"{reason} (REQUIRE_BROWSER=1)")
+    pytest.skip(reason)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def server_url(tmp_path_factory) -> str:
+    """Base URL of a running Campground server with its own empty database."""
+    from app.migrate import upgrade
+
+    work = tmp_path_factory.mktemp("server")
+    url = f"sqlite+aiosqlite:///{work / 'campground.db'}"
+    upgrade(url)
+    port = _free_port()
+    env = {**os.environ, "DATABASE_URL": url, "BOT_DELAY": "0.05", "PUBLIC_URL": f"http://127.0.0.1:{port}"}
+    log = open(work / "server.log", "wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=PROJECT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(f"{base}/api/games", timeout=1):
+                break
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                raise RuntimeError(f"server did not start; see {work / 'server.log'}:\n"
+                                   + (work / "server.log").read_text()[-3000:])
+            time.sleep(0.1)
+    yield base
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
+        _need_browser(f"Chromium is not installed at {CHROMIUM}")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _need_browser("the playwright package is not installed")
+    pw = sync_playwright().start()
+    browser = pw.chromium.launch(executable_path=CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium"),
+                                 args=CHROMIUM_ARGS)
+    yield browser
+    browser.close()
+    pw.stop()
+
+
+@pytest.fixture
+def new_page(browser, server_url):
+    """``new_page(path="/", width=..., height=...)``: a page in a fresh context (a new player).
+
+    Uncaught JavaScript errors on any page fail the test at teardown.
+    """
+    contexts = []
+    errors: list[str] = []
+
+    def make(path: str = "/", *, width: int = 1100, height: int = 900):
+        context = browser.new_context(viewport={"width": width, "height": height}, base_url=server_url)
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
+        page.goto(path)
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert not errors, "JavaScript errors in the page:\n" + "\n".join(errors)
