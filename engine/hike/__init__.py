@@ -1,0 +1,49 @@
+"""Let's Take a Hike: a push-your-luck backpack game for 2 to 5 players."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from engine.core import Bot, Game, Outcome, check_players, random_bot
+from engine.hike import rules
+from engine.hike.bot import heuristic_bot
+from engine.hike.moves import move_adapter
+from engine.hike.rules import Options
+from engine.hike.state import HikeState
+from engine.hike.view import view as hike_view
+
+
+class HikeGame(Game[HikeState, object]):
+    id = "hike"
+    title = "Let's Take a Hike"
+    min_players = 2
+    max_players = 5
+    Options = Options
+    State = HikeState
+    move_adapter = move_adapter
+    bots: ClassVar[dict[str, Bot]] = {"random": random_bot, "heuristic": heuristic_bot}
+
+    def setup(self, players: int, options: Options, seed: int) -> HikeState:
+        check_players(self, players)
+        return rules.setup(players, options, seed)
+
+    def to_act(self, state: HikeState) -> list[int]:
+        return rules.to_act(state)
+
+    def legal_moves(self, state: HikeState, seat: int) -> list:
+        return rules.legal_moves(state, seat)
+
+    def apply(self, state: HikeState, seat: int, move) -> HikeState:
+        return rules.apply(state, seat, move)
+
+    def view(self, state: HikeState, seat: int | None) -> dict:
+        return hike_view(state, seat)
+
+    def outcome(self, state: HikeState) -> Outcome | None:
+        return rules.outcome(state)
+
+    def describe(self, state: HikeState, seat: int, move) -> str:
+        return rules.describe(state, seat, move)
+
+
+GAME = HikeGame()

@@ -1,0 +1,624 @@
+"""The rules of Let's Take a Hike: setup, whose decision it is, legal moves, applying them.
+
+Modelling choices (also in docs/rules/lets-take-a-hike.md):
+* The top of the draw pile is the END of ``draw_pile``.
+* Rearranging a backpack is always allowed, so a drawn item offers "pack it in space S" for
+  every space S where everything still fits (the others move as little as needed), or, when
+  the whole set cannot fit, "discard card C" for every card C whose removal leaves a set that
+  fits. Cards of the same item are interchangeable, so choices are offered once per item.
+* A discard nobody can choose differently (one kind of card left to pick, or every card must
+  go) is made by the engine at once, so the players are only asked real questions.
+* During a hike every hiker who owes discards acts at once (``to_act`` lists them all, from
+  the lead hiker clockwise); join and continue/drop-out decisions are asked one at a time,
+  from the lead hiker clockwise, because later players see the earlier answers.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from engine.core import IllegalMove, Outcome, Rng
+from engine.hike import backpack as bpk
+from engine.hike.cards import (
+    BEAR,
+    BEAR_SPRAY,
+    BLISTER,
+    CARDS,
+    DECK_SIZE,
+    GRANOLA_BAR,
+    RACCOON,
+    SKUNK,
+    SOCKS,
+    SPACE_TITLES,
+    Card,
+)
+from engine.hike.moves import (
+    Continue,
+    Discard,
+    Draw,
+    DropOut,
+    Join,
+    Pack,
+    StayBehind,
+    TakeHike,
+)
+from engine.hike.state import Debt, Hike, HikeState, TieBreak
+
+HAND_SIZE = 5
+
+
+class Options(BaseModel):
+    """Let's Take a Hike has no table options."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+def player(seat: int) -> str:
+    return f"Player {seat + 1}"
+
+
+def _miles(cards: list[int]) -> int:
+    return sum(CARDS[c].miles for c in cards)
+
+
+def _the(c: Card) -> str:
+    return f"the {c.title}"
+
+
+def _mi(c: Card) -> str:
+    return f"{c.title} ({c.miles} mi)"
+
+
+def clockwise(start: int, seats: list[int], players: int) -> list[int]:
+    """``seats`` ordered clockwise beginning at ``start`` (which need not be among them)."""
+    return sorted(seats, key=lambda s: (s - start) % players)
+
+
+def one_per_item(cards: list[int]) -> list[int]:
+    """The first card of each item name: same-named cards are interchangeable."""
+    seen: set[str] = set()
+    out = []
+    for c in cards:
+        name = CARDS[c].name
+        if name not in seen:
+            seen.add(name)
+            out.append(c)
+    return out
+
+
+# ---------------------------------------------------------------- setup
+
+
+def setup(players: int, options: Options, seed: int) -> HikeState:
+    rng = Rng.from_seed(seed)
+    draw = list(range(DECK_SIZE))
+    rng.shuffle(draw)
+    discard: list[int] = []
+    dealt: list[list[int]] = [[] for _ in range(players)]
+    for _ in range(HAND_SIZE):
+        for seat in range(players):
+            dealt[seat].append(draw.pop())
+    # Hazards dealt are discarded and replaced until every player holds five items.
+    for seat in range(players):
+        hand = dealt[seat]
+        while any(not CARDS[c].is_item for c in hand):
+            hazards = [c for c in hand if not CARDS[c].is_item]
+            discard.extend(hazards)
+            hand[:] = [c for c in hand if CARDS[c].is_item]
+            hand.extend(draw.pop() for _ in hazards)
+    backpacks = []
+    for seat in range(players):
+        bp = bpk.empty()
+        # Items that cannot fit are discarded without a redraw, in the order dealt.
+        for c in dealt[seat]:
+            packed = bpk.add(bp, c)
+            if packed is None:
+                discard.append(c)
+            else:
+                bp = packed
+        backpacks.append(bp)
+    draw.extend(discard)
+    rng.shuffle(draw)
+    state = HikeState(
+        players=players,
+        rng=rng,
+        draw_pile=draw,
+        backpacks=backpacks,
+        scoring=[[] for _ in range(players)],
+        debts=[None] * players,
+    )
+    state.say(f"Each player packed a backpack. {player(0)} starts.")
+    return state
+
+
+# ---------------------------------------------------------------- whose decision
+
+
+def to_act(s: HikeState) -> list[int]:
+    if s.game_over:
+        return []
+    if s.phase in ("turn", "pack"):
+        return [s.turn]
+    if s.phase in ("join", "decide"):
+        return [s.hike.to_ask[0]]
+    start = s.hike.lead if s.hike else s.turn
+    return clockwise(start, [i for i, d in enumerate(s.debts) if d is not None], s.players)
+
+
+def can_draw(s: HikeState) -> bool:
+    return bool(s.draw_pile or s.discard_pile)
+
+
+def debt_choices(s: HikeState, seat: int) -> list[int]:
+    """The cards (one per item) that ``seat`` may discard towards what it owes."""
+    debt = s.debts[seat]
+    cards = bpk.contents(s.backpacks[seat])
+    if debt is None or not cards:
+        return []
+    if debt.rule == "highest":
+        top = max(CARDS[c].miles for c in cards)
+        cards = [c for c in cards if CARDS[c].miles == top]
+    return one_per_item(cards)
+
+
+def legal_moves(s: HikeState, seat: int) -> list:
+    if seat not in to_act(s):
+        return []
+    if s.phase == "turn":
+        moves: list = [Draw()]
+        if bpk.contents(s.backpacks[seat]):
+            moves.append(TakeHike())
+        return moves
+    if s.phase == "pack":
+        bp = s.backpacks[seat]
+        spaces = bpk.pack_spaces(bp, s.pending)
+        if spaces:
+            return [Pack(space=sp) for sp in spaces]
+        options = bpk.fit_discards(bp, s.pending)
+        options.sort(key=lambda c: c != s.pending)
+        return [Discard(card=c) for c in one_per_item(options)]
+    if s.phase == "join":
+        return [Join(), StayBehind()]
+    if s.phase == "resolve":
+        return [Discard(card=c) for c in debt_choices(s, seat)]
+    # decide
+    hike = s.hike
+    moves = [Continue()] if can_draw(s) else []
+    items = [c for c in hike.pile if CARDS[c].is_item]
+    if len(hike.hikers) == 1 or not items:
+        moves.append(DropOut())
+    else:
+        moves.extend(DropOut(score=c) for c in one_per_item(items))
+    return moves
+
+
+# ---------------------------------------------------------------- applying a move
+
+
+def _copy(s: HikeState) -> HikeState:
+    """A copy safe to mutate. The log is append-only, so its entries are shared."""
+    return s.model_copy(
+        update={
+            "rng": s.rng.model_copy(),
+            "log": list(s.log),
+            "draw_pile": list(s.draw_pile),
+            "discard_pile": list(s.discard_pile),
+            "backpacks": [dict(bp) for bp in s.backpacks],
+            "scoring": [list(p) for p in s.scoring],
+            "debts": list(s.debts),
+            "hike": s.hike.model_copy(deep=True) if s.hike else None,
+        }
+    )
+
+
+def apply(state: HikeState, seat: int, move) -> HikeState:
+    if state.game_over:
+        raise IllegalMove("The game is over.")
+    if seat not in to_act(state):
+        raise IllegalMove("It is not your turn.")
+    s = _copy(state)
+    phase = s.phase
+    if phase == "turn":
+        if isinstance(move, Draw):
+            _draw_turn(s)
+        elif isinstance(move, TakeHike):
+            _announce_hike(s, seat)
+        else:
+            raise IllegalMove("It is your turn: draw a card or take a hike.")
+    elif phase == "pack":
+        _pack(s, seat, move)
+    elif phase == "join":
+        if isinstance(move, Join):
+            s.hike.joined.append(seat)
+            s.hike.hikers.append(seat)
+            s.say(f"{player(seat)} joins the hike.", seat)
+        elif isinstance(move, StayBehind):
+            s.say(f"{player(seat)} stays at camp.", seat)
+        else:
+            raise IllegalMove("Decide whether to join the hike.")
+        s.hike.to_ask.pop(0)
+        if not s.hike.to_ask:
+            _hike_draw(s)
+    elif phase == "resolve":
+        if not isinstance(move, Discard):
+            raise IllegalMove("You must discard first.")
+        _pay_debt(s, seat, move.card)
+        _settle(s)
+        if not any(s.debts):
+            _after_resolving(s)
+    elif phase == "decide":
+        if isinstance(move, Continue):
+            if not can_draw(s):
+                raise IllegalMove("There are no cards left to draw: you must drop out.")
+            s.say(f"{player(seat)} continues.", seat)
+        elif isinstance(move, DropOut):
+            _drop_out(s, seat, move.score)
+        else:
+            raise IllegalMove("Decide whether to continue the hike or drop out.")
+        s.hike.to_ask.pop(0)
+        if not s.hike.to_ask:
+            if s.hike.hikers:
+                _hike_draw(s)
+            else:
+                _end_hike(s)
+    return s
+
+
+def _draw(s: HikeState) -> int:
+    """The top card of the draw pile; during a hike an empty pile is remade from the discards."""
+    if not s.draw_pile:
+        s.draw_pile, s.discard_pile = s.discard_pile, []
+        s.rng.shuffle(s.draw_pile)
+        s.say("The discard pile is shuffled into a new draw pile to finish the hike.")
+    card = s.draw_pile.pop()
+    if not s.draw_pile and s.hike is not None and not s.ended_during_hike:
+        s.ended_during_hike = True
+        s.say("That was the last card of the draw pile: the game ends after this hike.")
+    return card
+
+
+def _draw_turn(s: HikeState) -> None:
+    seat = s.turn
+    c = CARDS[_draw(s)]
+    if c.is_item:
+        s.pending = c.id
+        s.phase = "pack"
+        s.say(f"{player(seat)} draws {_the(c)}.", seat)
+        return
+    s.say(f"{player(seat)} draws {_the(c)}!", seat)
+    _hazard(s, c, [seat])
+    s.discard_pile.append(c.id)
+    _settle(s)
+    if any(s.debts):
+        s.phase = "resolve"
+    else:
+        _end_turn(s)
+
+
+def _pack(s: HikeState, seat: int, move) -> None:
+    c = CARDS[s.pending]
+    bp = s.backpacks[seat]
+    if isinstance(move, Pack):
+        if not c.fits(move.space):
+            where = " or ".join(SPACE_TITLES[sp] for sp in c.spaces)
+            raise IllegalMove(f"The {c.title} fits only in the {where} of the backpack.")
+        packed = bpk.pack_at(bp, c.id, move.space)
+        if packed is None:
+            if bpk.pack_spaces(bp, c.id):
+                raise IllegalMove(
+                    f"Everything else cannot fit with the {c.title} in the "
+                    f"{SPACE_TITLES[move.space]}."
+                )
+            raise IllegalMove(f"The {c.title} does not fit with everything else: discard a card.")
+        s.backpacks[seat] = packed
+        s.say(f"{player(seat)} packs {_the(c)}.", seat)
+    elif isinstance(move, Discard):
+        if bpk.pack_spaces(bp, c.id):
+            raise IllegalMove(f"The {c.title} fits: pack it.")
+        if move.card not in bpk.fit_discards(bp, c.id):
+            raise IllegalMove("Discarding that card would not make everything fit.")
+        gone = CARDS[move.card]
+        s.discard_pile.append(gone.id)
+        if gone.id == c.id:
+            s.say(f"{player(seat)} has no room for {_the(c)} and discards it.", seat)
+        else:
+            bpk.remove(bp, gone.id)
+            s.backpacks[seat] = bpk.add(bp, c.id)
+            s.say(f"{player(seat)} discards {_the(gone)} to make room for {_the(c)}.", seat)
+    else:
+        raise IllegalMove(f"Pack the {c.title} first.")
+    s.pending = None
+    _end_turn(s)
+
+
+def _end_turn(s: HikeState) -> None:
+    if not s.draw_pile:
+        _finish(s)
+        return
+    s.turn = (s.turn + 1) % s.players
+    s.phase = "turn"
+
+
+# ---------------------------------------------------------------- hazards and discards
+
+
+def _has(bp: dict, name: str) -> bool:
+    return any(c is not None and CARDS[c].name == name for c in bp.values())
+
+
+def _hazard(s: HikeState, c: Card, seats: list[int]) -> None:
+    """Apply a hazard to ``seats`` (the drawer, or every hiker). The Bear off a hike goes
+    into every backpack."""
+    if c.name == BEAR:
+        victims = seats if s.hike is not None else list(range(s.players))
+        for seat in victims:
+            bp = s.backpacks[seat]
+            bars = [x for x in bpk.contents(bp) if CARDS[x].name == GRANOLA_BAR]
+            if not bars:
+                continue
+            if _has(bp, BEAR_SPRAY):
+                s.say(f"{player(seat)}'s Bear Spray keeps the bear away.", seat)
+                continue
+            for x in bars:
+                bpk.remove(bp, x)
+                s.discard_pile.append(x)
+            s.say(f"The bear eats {player(seat)}'s {len(bars)} granola bar(s).", seat)
+        return
+    for seat in seats:
+        bp = s.backpacks[seat]
+        held = bpk.contents(bp)
+        if not held:
+            continue
+        if c.name == RACCOON:
+            s.debts[seat] = Debt(rule="any", count=1, reason="Raccoon")
+        elif c.name == SKUNK:
+            s.debts[seat] = Debt(rule="any", count=min(2, len(held)), reason="Skunk")
+        elif c.name == BLISTER:
+            if _has(bp, SOCKS):
+                s.say(f"{player(seat)}'s Socks prevent the blister.", seat)
+            else:
+                s.debts[seat] = Debt(rule="highest", count=1, reason="Blister")
+
+
+def _pay_debt(s: HikeState, seat: int, card_id: int) -> None:
+    debt = s.debts[seat]
+    bp = s.backpacks[seat]
+    if bpk.space_of(bp, card_id) is None:
+        raise IllegalMove("That card is not in your backpack.")
+    c = CARDS[card_id]
+    if debt.rule == "highest" and c.miles != max(CARDS[x].miles for x in bpk.contents(bp)):
+        raise IllegalMove("The Blister takes a card with the most miles in your backpack.")
+    _discard_from(s, seat, c, debt.reason)
+
+
+def _discard_from(s: HikeState, seat: int, c: Card, reason: str) -> None:
+    bpk.remove(s.backpacks[seat], c.id)
+    s.discard_pile.append(c.id)
+    s.say(f"{player(seat)} discards {_mi(c)} ({reason}).", seat)
+    debt = s.debts[seat]
+    if debt.rule == "miles":
+        left = debt.miles - c.miles
+        s.debts[seat] = debt.model_copy(update={"miles": left}) if left > 0 else None
+    elif debt.rule == "any" and debt.count > 1:
+        s.debts[seat] = debt.model_copy(update={"count": debt.count - 1})
+    else:
+        s.debts[seat] = None
+
+
+def _settle(s: HikeState) -> None:
+    """Make every discard nobody could choose differently."""
+    for seat, debt in enumerate(s.debts):
+        while debt is not None:
+            held = bpk.contents(s.backpacks[seat])
+            if not held:
+                s.debts[seat] = None
+                break
+            everything = (debt.rule == "any" and debt.count >= len(held)) or (
+                debt.rule == "miles" and _miles(held) <= debt.miles
+            )
+            if everything:
+                for x in held:
+                    _discard_from(s, seat, CARDS[x], debt.reason)
+                s.debts[seat] = None
+                break
+            choices = debt_choices(s, seat)
+            if len(choices) != 1:
+                break
+            _discard_from(s, seat, CARDS[choices[0]], debt.reason)
+            debt = s.debts[seat]
+
+
+# ---------------------------------------------------------------- hikes
+
+
+def _announce_hike(s: HikeState, seat: int) -> None:
+    if not bpk.contents(s.backpacks[seat]):
+        raise IllegalMove("You need at least one card in your backpack to take a hike.")
+    others = [p for p in range(s.players) if p != seat and bpk.contents(s.backpacks[p])]
+    s.hike = Hike(
+        lead=seat,
+        original_lead=seat,
+        joined=[seat],
+        hikers=[seat],
+        to_ask=clockwise(seat, others, s.players),
+    )
+    s.say(f"{player(seat)} takes a hike and is the lead hiker.", seat)
+    if s.hike.to_ask:
+        s.phase = "join"
+    else:
+        _hike_draw(s)
+
+
+def _hike_draw(s: HikeState) -> None:
+    hike = s.hike
+    c = CARDS[_draw(s)]
+    hike.pile.append(c.id)
+    if c.is_item:
+        s.say(f"{player(hike.lead)} turns up {_mi(c)}.", hike.lead)
+        for seat in hike.hikers:
+            if not _has(s.backpacks[seat], c.name):
+                s.debts[seat] = Debt(rule="miles", miles=c.miles, reason=c.title)
+    else:
+        s.say(f"{player(hike.lead)} turns up {_the(c)}!", hike.lead)
+        _hazard(s, c, list(hike.hikers))
+    _settle(s)
+    if any(s.debts):
+        s.phase = "resolve"
+    else:
+        _after_resolving(s)
+
+
+def _after_resolving(s: HikeState) -> None:
+    hike = s.hike
+    if hike is None:
+        _end_turn(s)
+        return
+    for seat in list(hike.hikers):
+        if not bpk.contents(s.backpacks[seat]):
+            s.say(f"{player(seat)}'s backpack is empty: out of the hike without scoring.", seat)
+            _leave(s, seat)
+    if not hike.hikers:
+        _end_hike(s)
+        return
+    hike.to_ask = clockwise(hike.lead, hike.hikers, s.players)
+    s.phase = "decide"
+
+
+def _leave(s: HikeState, seat: int) -> None:
+    hike = s.hike
+    hike.hikers.remove(seat)
+    if seat == hike.lead and hike.hikers:
+        hike.lead = clockwise(seat, hike.hikers, s.players)[0]
+        s.say(f"{player(hike.lead)} is now the lead hiker.", hike.lead)
+
+
+def _drop_out(s: HikeState, seat: int, score: int | None) -> None:
+    hike = s.hike
+    items = [c for c in hike.pile if CARDS[c].is_item]
+    if len(hike.hikers) == 1:
+        if score is not None:
+            raise IllegalMove("As the last hiker you score every item card left: choose none.")
+        s.scoring[seat].extend(items)
+        hike.pile = [c for c in hike.pile if not CARDS[c].is_item]
+        s.say(
+            f"{player(seat)} drops out last and scores {len(items)} card(s), "
+            f"{_miles(items)} mi.",
+            seat,
+        )
+    elif score is None:
+        if items:
+            raise IllegalMove("Choose an item card from the hiking pile to score.")
+        s.say(f"{player(seat)} drops out with nothing to score.", seat)
+    else:
+        if score not in items:
+            raise IllegalMove("That card is not an item card in the hiking pile.")
+        hike.pile.remove(score)
+        s.scoring[seat].append(score)
+        s.say(f"{player(seat)} drops out and scores {_mi(CARDS[score])}.", seat)
+    _leave(s, seat)
+
+
+def _end_hike(s: HikeState) -> None:
+    hike = s.hike
+    s.discard_pile.extend(hike.pile)
+    s.hike = None
+    if s.ended_during_hike or not s.draw_pile:
+        _finish(s)
+        return
+    s.turn = (hike.original_lead + 1) % s.players
+    s.phase = "turn"
+    s.say(f"The hike is over. {player(s.turn)}'s turn.", s.turn)
+
+
+# ---------------------------------------------------------------- the end
+
+
+def _finish(s: HikeState) -> None:
+    s.game_over = True
+    s.phase = "over"
+    ranks = [(_miles(p), len(p)) for p in s.scoring]
+    best = max(ranks)
+    tied = [seat for seat, r in enumerate(ranks) if r == best]
+    if len(tied) > 1:
+        s.tie_break = _skunk_tie_break(s, tied)
+    s.say("The draw pile is empty: the game is over.")
+
+
+def _skunk_tie_break(s: HikeState, tied: list[int]) -> TieBreak:
+    """The tied players draw in turn from the reshuffled loose cards; whoever draws a Skunk
+    loses and stops drawing, until one player is left or no Skunk remains."""
+    pile = [*s.discard_pile, *s.draw_pile]
+    s.rng.shuffle(pile)
+    left = list(tied)
+    draws: list[tuple[int, int]] = []
+    losers: list[int] = []
+    i = 0
+    skunks = sum(CARDS[c].name == SKUNK for c in pile)
+    while len(left) > 1 and skunks and pile:
+        seat = left[i % len(left)]
+        c = pile.pop()
+        draws.append((seat, c))
+        if CARDS[c].name == SKUNK:
+            skunks -= 1
+            losers.append(seat)
+            left.remove(seat)
+            s.say(f"{player(seat)} draws the Skunk and loses the tie.", seat)
+        else:
+            i += 1
+    return TieBreak(tied=tied, draws=draws, losers=losers, winners=left)
+
+
+def scores(s: HikeState) -> list[int]:
+    return [_miles(p) for p in s.scoring]
+
+
+# ---------------------------------------------------------------- labels
+
+
+def describe(s: HikeState, seat: int, move) -> str:
+    if isinstance(move, Draw):
+        return "Draw a card"
+    if isinstance(move, TakeHike):
+        return "Take a hike"
+    if isinstance(move, Pack):
+        return f"Pack the {CARDS[s.pending].title} in the {SPACE_TITLES[move.space]}"
+    if isinstance(move, Discard):
+        c = CARDS[move.card]
+        if s.phase == "pack":
+            if move.card == s.pending:
+                return f"Discard the new {c.title}"
+            return f"Discard the {_mi(c)} to make room"
+        return f"Discard the {_mi(c)}"
+    if isinstance(move, Join):
+        return "Join the hike"
+    if isinstance(move, StayBehind):
+        return "Stay at camp"
+    if isinstance(move, Continue):
+        return "Continue the hike"
+    if isinstance(move, DropOut):
+        if move.score is not None:
+            return f"Drop out and score the {_mi(CARDS[move.score])}"
+        items = [c for c in s.hike.pile if CARDS[c].is_item] if s.hike else []
+        if items:
+            return f"Drop out and score all {len(items)} card(s) ({_miles(items)} mi)"
+        return "Drop out (nothing to score)"
+    return str(move)
+
+
+def outcome(s: HikeState) -> Outcome | None:
+    if not s.game_over:
+        return None
+    miles = scores(s)
+    cards = [len(p) for p in s.scoring]
+    if s.tie_break is not None:
+        winners = list(s.tie_break.winners)
+    else:
+        winners = [max(range(s.players), key=lambda p: (miles[p], cards[p]))]
+    return Outcome(
+        scores=miles,
+        winners=winners,
+        details={
+            "cards": cards,
+            "tie_break": s.tie_break.model_dump(mode="json") if s.tie_break else None,
+        },
+    )

@@ -1,0 +1,96 @@
+"""What a seat sees of a Let's Take a Hike game.
+
+Backpacks are face up on the table and scored cards are public, so every seat (and a
+spectator) sees the same thing; only the draw pile's order and the RNG are hidden. The draw
+and discard piles are given as counts (discards may be placed face down).
+
+The view (merged by ``engine.core.full_view`` with ``you``, ``to_act``, ``legal_moves``,
+``log`` and ``outcome``)::
+
+    {
+      "spaces": ["top", "left_hand", "left_pocket", "middle", "right_pocket",
+                 "right_hand", "bottom"],
+      "phase": "turn" | "pack" | "join" | "resolve" | "decide" | "over",
+      "turn": seat,                      # whose turn it is (during a hike: who announced it)
+      "draw_pile": int,                  # cards left, never their order
+      "discard_pile": int,
+      "pending": Card | null,            # the drawn item waiting to be packed
+      "seats": [                         # one per seat
+        {
+          "seat": int,
+          "backpack": {space: Card | null},   # every space present
+          "backpack_miles": int,
+          "scored": [Card, ...],
+          "score": int,                       # miles scored
+          "owes": null | {"rule": "any" | "highest" | "miles",
+                          "count": int, "miles": int, "reason": str},
+          "hiking": bool,                     # on the hike now
+        }, ...
+      ],
+      "hike": null | {
+        "lead": seat, "original_lead": seat,
+        "joined": [seat, ...],           # everyone who set out, lead first, clockwise
+        "hikers": [seat, ...],           # still on the hike
+        "dropped_out": [seat, ...],
+        "pile": [Card, ...],             # bottom first; the last was turned up last
+        "pile_miles": int,               # miles of the item cards in the pile
+        "asking": [seat, ...],           # still to answer join / continue, in order
+      },
+      "ended_during_hike": bool,         # the draw pile ran out: last hike
+      "game_over": bool,
+    }
+
+    Card = {"id", "kind": "item" | "hazard", "name", "title", "miles", "spaces": [space]}
+"""
+
+from __future__ import annotations
+
+from engine.hike.cards import CARDS, SPACES
+from engine.hike.state import HikeState
+
+
+def _card(card_id: int | None) -> dict | None:
+    return None if card_id is None else CARDS[card_id].to_json()
+
+
+def view(s: HikeState, seat: int | None) -> dict:
+    hike = s.hike
+    seats = []
+    for p in range(s.players):
+        bp = s.backpacks[p]
+        debt = s.debts[p]
+        seats.append(
+            {
+                "seat": p,
+                "backpack": {sp: _card(bp[sp]) for sp in SPACES},
+                "backpack_miles": sum(CARDS[c].miles for c in bp.values() if c is not None),
+                "scored": [_card(c) for c in s.scoring[p]],
+                "score": sum(CARDS[c].miles for c in s.scoring[p]),
+                "owes": debt.model_dump(mode="json") if debt else None,
+                "hiking": hike is not None and p in hike.hikers,
+            }
+        )
+    hike_view = None
+    if hike is not None:
+        hike_view = {
+            "lead": hike.lead,
+            "original_lead": hike.original_lead,
+            "joined": list(hike.joined),
+            "hikers": list(hike.hikers),
+            "dropped_out": [p for p in hike.joined if p not in hike.hikers],
+            "pile": [_card(c) for c in hike.pile],
+            "pile_miles": sum(CARDS[c].miles for c in hike.pile),
+            "asking": list(hike.to_ask) if s.phase in ("join", "decide") else [],
+        }
+    return {
+        "spaces": list(SPACES),
+        "phase": s.phase,
+        "turn": s.turn,
+        "draw_pile": len(s.draw_pile),
+        "discard_pile": len(s.discard_pile),
+        "pending": _card(s.pending),
+        "seats": seats,
+        "hike": hike_view,
+        "ended_during_hike": s.ended_during_hike,
+        "game_over": s.game_over,
+    }
