@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from engine.camping_life import rules
-from engine.camping_life.bot import random_bot
+from engine.camping_life.bot import heuristic_bot, random_bot
 from engine.camping_life.moves import Move, move_adapter
 from engine.camping_life.state import CampingLifeState, Options
 from engine.camping_life.view import view
@@ -20,7 +20,7 @@ class CampingLifeGame(Game[CampingLifeState, Move]):
     Options = Options
     State = CampingLifeState
     move_adapter = move_adapter
-    bots: ClassVar[dict[str, Bot]] = {"random": random_bot}
+    bots: ClassVar[dict[str, Bot]] = {"random": random_bot, "heuristic": heuristic_bot}
 
     def setup(self, players: int, options: Options, seed: int) -> CampingLifeState:
         check_players(self, players)

@@ -142,13 +142,13 @@ def _end_bidding(s: CampingLifeState) -> None:
         s.next_round = []
         _reveal(s)
         return
-    s.picker = 0 if totals[0] > totals[1] else 1
-    if s.next_round:
-        s.say(text + f". {SEAT_NAMES[s.picker]} picks a next-round card.")
-        s.phase = "pick"
-    else:
+    if not s.next_round:
         s.say(text + ". There are no next-round cards left to pick.")
         _reveal(s)
+        return
+    s.picker = 0 if totals[0] > totals[1] else 1
+    s.say(text + f". {SEAT_NAMES[s.picker]} picks a next-round card.")
+    s.phase = "pick"
 
 
 def _pick(s: CampingLifeState, seat: int, move: Pick) -> None:
