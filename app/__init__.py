@@ -1,0 +1,1 @@
+"""The Campground web server: players, lobbies, persistence, transport."""

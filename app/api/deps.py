@@ -1,0 +1,70 @@
+"""Dependencies, as ``Annotated`` aliases so route signatures read like sentences."""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+from fastapi import Depends, HTTPException, Request, status
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.context import Context
+from app.models import Player
+from app.services import players
+
+bearer = HTTPBearer(auto_error=False, description="a player's token, or ADMIN_TOKEN for /api/admin")
+Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+
+
+def get_context(request: Request) -> Context:
+    return request.app.state.ctx
+
+
+ContextDep = Annotated[Context, Depends(get_context)]
+
+
+async def get_session(ctx: ContextDep) -> AsyncIterator[AsyncSession]:
+    async with ctx.db.session() as session:
+        yield session
+
+
+SessionDep = Annotated[AsyncSession, Depends(get_session)]
+
+
+async def get_optional_player(
+    request: Request, session: SessionDep, credentials: Credentials
+) -> Player | None:
+    token = credentials.credentials if credentials else request.cookies.get(players.COOKIE)
+    return await players.by_token(session, token)
+
+
+OptionalPlayer = Annotated[Player | None, Depends(get_optional_player)]
+
+
+async def get_current_player(player: OptionalPlayer) -> Player:
+    if player is None:
+        raise HTTPException(
+            status.HTTP_401_UNAUTHORIZED,
+            "Create a player first (POST /api/players) and send its token.",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    return player
+
+
+CurrentPlayer = Annotated[Player, Depends(get_current_player)]
+
+
+def require_admin(ctx: ContextDep, credentials: Credentials) -> None:
+    expected = ctx.settings.ADMIN_TOKEN
+    if not expected:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, "The admin API is off (no ADMIN_TOKEN).")
+    given = credentials.credentials if credentials else ""
+    if not hmac.compare_digest(given.encode(), expected.encode()):
+        raise HTTPException(
+            status.HTTP_401_UNAUTHORIZED, "Wrong admin token.", headers={"WWW-Authenticate": "Bearer"}
+        )
+
+
+AdminDep = Depends(require_admin)

@@ -1,0 +1,75 @@
+"""Game kinds, a game's state for the caller, and moves."""
+
+import dataclasses
+
+from fastapi import APIRouter, status
+
+from app.api.deps import ContextDep, CurrentPlayer, OptionalPlayer, SessionDep
+from app.schemas import GameKind, GameState, MoveRequest, MoveResult, Problem
+from app.services.errors import Problem as ServiceProblem
+from app.services.games import load_snapshot
+from engine.core import IllegalMove
+from engine.registry import GAMES
+
+router = APIRouter(prefix="/api/games", tags=["games"])
+
+
+@router.get(
+    "",
+    summary="The game kinds",
+    description="Every game this server plays: id, title, player counts, the JSON schema of "
+    "its options and its bot levels.",
+)
+async def game_kinds() -> list[GameKind]:
+    return [
+        GameKind(
+            id=g.id,
+            title=g.title,
+            min_players=g.min_players,
+            max_players=g.max_players,
+            options_schema=g.Options.model_json_schema(),
+            bot_levels=list(g.bots),
+        )
+        for g in GAMES.values()
+    ]
+
+
+@router.get(
+    "/{game_id}/state",
+    summary="A game as the caller sees it",
+    description="The caller's view (a spectator's without a seat) and the version it is at.",
+    responses={404: {"model": Problem}},
+)
+async def game_state(game_id: str, session: SessionDep, player: OptionalPlayer) -> GameState:
+    snap = await load_snapshot(session, game_id)
+    seat = snap.seat_of(player.id if player else None)
+    return GameState(game_id=game_id, version=snap.version, view=snap.view(seat))
+
+
+@router.post(
+    "/{game_id}/moves",
+    summary="Make a move",
+    description="Send one entry's `move` from your view's `legal_moves` and the version you "
+    "chose it at. 409 when the game has moved on since; 422 with the engine's reason when the "
+    "move is malformed or illegal (nothing changes).",
+    responses={
+        403: {"model": Problem, "description": "the caller has no seat at this game"},
+        404: {"model": Problem},
+        409: {"model": Problem, "description": "stale expect_version"},
+        422: {"model": Problem, "description": "illegal or malformed move"},
+    },
+)
+async def make_move(
+    game_id: str, data: MoveRequest, ctx: ContextDep, player: CurrentPlayer
+) -> MoveResult:
+    async with ctx.db.session() as session:
+        snap = await load_snapshot(session, game_id)
+    seat = snap.seat_of(player.id)
+    if seat is None:
+        raise ServiceProblem(status.HTTP_403_FORBIDDEN, "You have no seat at this game.")
+    try:
+        done = await ctx.move(game_id, seat, data.move, data.expect_version)
+    except IllegalMove as exc:
+        raise ServiceProblem(422, exc.reason) from None
+    after = dataclasses.replace(snap, version=done.version, state=done.state, status=done.status)
+    return MoveResult(version=done.version, view=after.view(seat))

@@ -1,0 +1,160 @@
+"""Lobbies: gather players and bots at a table, then start the game."""
+
+from fastapi import APIRouter, Request, status
+
+from app.api.deps import ContextDep, CurrentPlayer, OptionalPlayer, SessionDep
+from app.context import Context
+from app.models import Player
+from app.schemas import BotRequest, GameStarted, JoinByCode, LobbyCreate, LobbyOut, Problem
+from app.services import lobbies
+
+router = APIRouter(prefix="/api/lobbies", tags=["lobbies"])
+
+ERRORS = {
+    403: {"model": Problem, "description": "not allowed for the caller"},
+    404: {"model": Problem, "description": "no such lobby"},
+    409: {"model": Problem, "description": "not possible in the lobby's current state"},
+    422: {"model": Problem, "description": "invalid request"},
+}
+
+
+def _base(ctx: Context, request: Request) -> str:
+    return ctx.base_url(str(request.base_url))
+
+
+async def _out(ctx: Context, request: Request, lobby_id: str, viewer: Player | None) -> LobbyOut:
+    async with ctx.db.session() as session:
+        ls = await lobbies.load(session, lobby_id)
+    return ls.out(viewer.id if viewer else None, _base(ctx, request))
+
+
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    summary="Create a lobby",
+    description="The caller becomes the host and takes seat 0. `seats` defaults to the game's "
+    "fewest players, `private` to true (joined only by invite code).",
+    responses=ERRORS,
+)
+async def create_lobby(
+    data: LobbyCreate, ctx: ContextDep, player: CurrentPlayer, request: Request
+) -> LobbyOut:
+    async with ctx.db.writing() as session:
+        lobby_id = await lobbies.create(session, player, data)
+    return await _out(ctx, request, lobby_id, player)
+
+
+@router.get(
+    "",
+    summary="Open public lobbies",
+    description="Public lobbies that have not started, newest first.",
+)
+async def list_lobbies(
+    session: SessionDep, ctx: ContextDep, player: OptionalPlayer, request: Request
+) -> list[LobbyOut]:
+    viewer = player.id if player else None
+    return [
+        (await lobbies.load(session, lobby_id)).out(viewer, _base(ctx, request))
+        for lobby_id in await lobbies.open_public(session)
+    ]
+
+
+@router.post(
+    "/join",
+    summary="Join a lobby by invite code",
+    description="Takes the lowest free seat; joining again while seated changes nothing.",
+    responses=ERRORS,
+)
+async def join_by_code(
+    data: JoinByCode, ctx: ContextDep, player: CurrentPlayer, request: Request
+) -> LobbyOut:
+    async with ctx.db.writing() as session:
+        lobby_id = await lobbies.by_invite_code(session, data.invite_code)
+        changed = lobbies.join(await lobbies.load(session, lobby_id, for_update=True), player, by_code=True)
+    if changed:
+        await ctx.lobby_changed(lobby_id)
+    return await _out(ctx, request, lobby_id, player)
+
+
+@router.get(
+    "/{lobby_id}",
+    summary="One lobby",
+    description="The invite code and link are shown to the lobby's members only.",
+    responses={404: ERRORS[404]},
+)
+async def get_lobby(lobby_id: str, ctx: ContextDep, player: OptionalPlayer, request: Request) -> LobbyOut:
+    return await _out(ctx, request, lobby_id, player)
+
+
+@router.post(
+    "/{lobby_id}/join",
+    summary="Join a public lobby",
+    description="Takes the lowest free seat. Private lobbies are joined by invite code only "
+    "(403); a full lobby is 409; joining again while seated changes nothing.",
+    responses=ERRORS,
+)
+async def join(lobby_id: str, ctx: ContextDep, player: CurrentPlayer, request: Request) -> LobbyOut:
+    async with ctx.db.writing() as session:
+        changed = lobbies.join(await lobbies.load(session, lobby_id, for_update=True), player, by_code=False)
+    if changed:
+        await ctx.lobby_changed(lobby_id)
+    return await _out(ctx, request, lobby_id, player)
+
+
+@router.post(
+    "/{lobby_id}/leave",
+    summary="Leave a lobby",
+    description="A player other than the host gives up their seat before the game starts.",
+    responses=ERRORS,
+)
+async def leave(lobby_id: str, ctx: ContextDep, player: CurrentPlayer, request: Request) -> LobbyOut:
+    async with ctx.db.writing() as session:
+        lobbies.leave(await lobbies.load(session, lobby_id, for_update=True), player)
+    await ctx.lobby_changed(lobby_id)
+    return await _out(ctx, request, lobby_id, player)
+
+
+@router.post(
+    "/{lobby_id}/bots",
+    summary="Seat a bot",
+    description="Host only: puts a bot of the given level (`random` or `heuristic`) in a free seat.",
+    responses=ERRORS,
+)
+async def add_bot(
+    lobby_id: str, data: BotRequest, ctx: ContextDep, player: CurrentPlayer, request: Request
+) -> LobbyOut:
+    async with ctx.db.writing() as session:
+        lobbies.add_bot(await lobbies.load(session, lobby_id, for_update=True), player, data.seat, data.level)
+    await ctx.lobby_changed(lobby_id)
+    return await _out(ctx, request, lobby_id, player)
+
+
+@router.delete(
+    "/{lobby_id}/seats/{seat}",
+    summary="Remove a bot",
+    description="Host only: frees a seat that holds a bot.",
+    responses=ERRORS,
+)
+async def remove_bot(
+    lobby_id: str, seat: int, ctx: ContextDep, player: CurrentPlayer, request: Request
+) -> LobbyOut:
+    async with ctx.db.writing() as session:
+        lobbies.remove_bot(await lobbies.load(session, lobby_id, for_update=True), player, seat)
+    await ctx.lobby_changed(lobby_id)
+    return await _out(ctx, request, lobby_id, player)
+
+
+@router.post(
+    "/{lobby_id}/start",
+    status_code=status.HTTP_201_CREATED,
+    summary="Start the game",
+    description="Host only, once every seat holds a player or a bot. The seed's SHA-256 is "
+    "published in the game's table; the seed itself is revealed when the game ends.",
+    responses=ERRORS,
+)
+async def start(lobby_id: str, ctx: ContextDep, player: CurrentPlayer) -> GameStarted:
+    async with ctx.db.writing() as session:
+        game_id = await lobbies.start(session, await lobbies.load(session, lobby_id, for_update=True), player)
+    await ctx.lobby_changed(lobby_id)
+    await ctx.game_changed(game_id, 0)
+    return GameStarted(game_id=game_id)

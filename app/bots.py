@@ -1,0 +1,88 @@
+"""Bots on the server: one asyncio task per game while a bot seat is to act."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from typing import TYPE_CHECKING
+
+from sqlalchemy import select
+
+from app.models import Game
+from app.services.errors import StaleVersion
+from app.services.games import load_snapshot
+from engine.core import full_view
+
+if TYPE_CHECKING:
+    from app.context import Context
+
+log = logging.getLogger(__name__)
+
+
+class BotRunner:
+    """Plays the bot seats of every game this process knows about.
+
+    ``kick(game_id)`` after every committed move; a game has at most one task here, and a kick
+    while it runs makes it look again before it stops, so no bot turn is ever missed. Bots
+    move through ``Context.move``, exactly like people (version check, fan-out).
+    """
+
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+        self._tasks: dict[str, asyncio.Task] = {}
+        self._again: set[str] = set()
+
+    def kick(self, game_id: str) -> None:
+        if game_id in self._tasks:
+            self._again.add(game_id)
+        else:
+            self._tasks[game_id] = asyncio.create_task(self._run(game_id), name=f"bots {game_id}")
+
+    async def resume_all(self) -> None:
+        """On startup: every active game gets a look, whoever is connected."""
+        async with self.ctx.db.session() as session:
+            ids = await session.scalars(select(Game.id).where(Game.status == "active"))
+            for game_id in ids:
+                self.kick(game_id)
+
+    async def close(self) -> None:
+        tasks = list(self._tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _run(self, game_id: str) -> None:
+        try:
+            while True:
+                self._again.discard(game_id)
+                if not await self._step(game_id) and game_id not in self._again:
+                    return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("bot failed in game %s; its bots stop until the next move", game_id)
+        finally:
+            self._tasks.pop(game_id, None)
+
+    async def _step(self, game_id: str) -> bool:
+        """Make one bot move if a bot is to act; False when none is."""
+        async with self.ctx.db.session() as session:
+            snap = await load_snapshot(session, game_id)
+        seats = snap.bot_seats_to_act()
+        if not seats:
+            return False
+        if self.ctx.settings.BOT_DELAY:
+            await asyncio.sleep(self.ctx.settings.BOT_DELAY)
+        seat = seats[0]
+        level = next(s.bot for s in snap.seats if s.seat == seat)
+        game = snap.game
+        legal = game.legal_moves(snap.state, seat)
+        # Seeded per (game, version, seat): a replayed bot decision is the same decision.
+        rng = random.Random(f"{snap.seed}/{snap.version}/{seat}")
+        move = game.bots[level](full_view(game, snap.state, seat), legal, rng)
+        try:
+            await self.ctx.move(game_id, seat, move, snap.version)
+        except StaleVersion:
+            pass
+        return True

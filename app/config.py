@@ -1,0 +1,29 @@
+"""Settings read from the environment."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def project_path(name: str) -> Path:
+    """A top-level project file: next to the package in a checkout, else in the working dir.
+
+    An installed package (the Docker image) lives in site-packages while ``migrations/`` and
+    ``static/`` stay in the working directory.
+    """
+    beside = Path(__file__).resolve().parent.parent / name
+    return beside if beside.exists() else Path.cwd() / name
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=None, extra="ignore")
+
+    DATABASE_URL: str = "sqlite+aiosqlite:///./campground.db"
+    ADMIN_TOKEN: str | None = Field(default=None, description="admin API is off when unset")
+    REDIS_URL: str | None = Field(default=None, description="accepted; the bus is in-process")
+    BOT_DELAY: float = Field(default=0.6, ge=0, description="seconds before a bot moves")
+    PUBLIC_URL: str | None = Field(default=None, description="base of invite links")
+    STATIC_DIR: Path = Field(default_factory=lambda: project_path("static"))

@@ -1,0 +1,51 @@
+"""What one app instance holds: settings, database, bus, bots and live sockets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.bots import BotRunner
+from app.bus import MemoryBus, game_channel, lobby_channel
+from app.config import Settings
+from app.db import Database
+from app.services.games import Committed, commit_move
+from app.ws import Watchers
+
+
+class Context:
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self.db = Database(settings.DATABASE_URL)
+        self.bus = MemoryBus()
+        self.bots = BotRunner(self)
+        self.watchers = Watchers(self)
+
+    async def start(self) -> None:
+        await self.bots.resume_all()
+
+    async def close(self) -> None:
+        await self.bots.close()
+        await self.watchers.close()
+        await self.db.dispose()
+
+    async def move(self, game_id: str, seat: int, move: Any, expect_version: int) -> Committed:
+        """Commit one move (person or bot), tell every instance, let the bots answer."""
+        committed = await commit_move(self.db, game_id, seat, move, expect_version)
+        await self.game_changed(game_id, committed.version)
+        return committed
+
+    async def game_changed(self, game_id: str, version: int) -> None:
+        await self.bus.publish(game_channel(game_id), str(version))
+        self.bots.kick(game_id)
+
+    async def lobby_changed(self, lobby_id: str) -> None:
+        await self.bus.publish(lobby_channel(lobby_id), "changed")
+
+    def base_url(self, request_base: str) -> str:
+        """Where invite links point: PUBLIC_URL, else the address this request came to."""
+        if self.settings.PUBLIC_URL:
+            return self.settings.PUBLIC_URL.rstrip("/")
+        base = request_base.rstrip("/")
+        if base.startswith("ws"):
+            base = "http" + base[2:]
+        return base

@@ -1,0 +1,54 @@
+"""The database engine and sessions."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, nullcontext
+
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+
+
+def make_engine(url: str) -> AsyncEngine:
+    if url.startswith("sqlite"):
+        engine = create_async_engine(url, connect_args={"timeout": 30})
+
+        @event.listens_for(engine.sync_engine, "connect")
+        def _sqlite_pragmas(dbapi_conn, _record):
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA foreign_keys=ON")
+            # WAL lets readers (views, WebSocket fan-out) go on while a move commits.
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.close()
+
+        return engine
+    return create_async_engine(url, pool_pre_ping=True)
+
+
+class Database:
+    """One engine per app. SQLite has a single writer, so writes queue up in-process there
+    instead of failing with "database is locked"; PostgreSQL writers run concurrently and
+    the version check decides."""
+
+    def __init__(self, url: str):
+        self.url = url
+        self.engine = make_engine(url)
+        self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        self._write_lock = asyncio.Lock() if url.startswith("sqlite") else None
+
+    @asynccontextmanager
+    async def session(self) -> AsyncIterator[AsyncSession]:
+        async with self.sessions() as session:
+            yield session
+
+    @asynccontextmanager
+    async def writing(self) -> AsyncIterator[AsyncSession]:
+        """A session for one write transaction, committed on success."""
+        async with self._write_lock or nullcontext():
+            async with self.sessions() as session:
+                async with session.begin():
+                    yield session
+
+    async def dispose(self) -> None:
+        await self.engine.dispose()

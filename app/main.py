@@ -1,0 +1,65 @@
+"""The FastAPI application."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from app.api.routes import admin, games, lobbies, players
+from app.config import Settings
+from app.context import Context
+from app.services.errors import Problem
+from app.ws import router as ws_router
+
+PAGES = ["/", "/lobbies/{lobby_id}", "/join/{invite_code}", "/games/{game_id}"]
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        ctx = Context(settings)
+        app.state.ctx = ctx
+        await ctx.start()
+        try:
+            yield
+        finally:
+            await ctx.close()
+
+    app = FastAPI(
+        title="Campground",
+        summary="Camp-themed tabletop games, online.",
+        description="Guests create lobbies, invite friends or seat bots, and play over HTTP or a "
+        "WebSocket that pushes each player's view as JSON Patch. See docs/api.md.",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+
+    @app.exception_handler(Problem)
+    async def problem(_request: Request, exc: Problem) -> JSONResponse:
+        return JSONResponse({"detail": exc.detail}, status_code=exc.status)
+
+    for router in (players.router, games.router, lobbies.router, admin.router, ws_router):
+        app.include_router(router)
+
+    index = settings.STATIC_DIR / "index.html"
+
+    async def page() -> FileResponse:
+        if not index.is_file():
+            raise HTTPException(404, "The browser client is not installed (no static/index.html).")
+        return FileResponse(index)
+
+    for path in PAGES:
+        app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
+    if settings.STATIC_DIR.is_dir():
+        app.mount("/static", StaticFiles(directory=settings.STATIC_DIR), name="static")
+    return app
+
+
+app = create_app()

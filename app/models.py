@@ -1,0 +1,95 @@
+"""The tables. ``migrations/`` mirrors them exactly (a test compares the two)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+    type_annotation_map = {dict[str, Any]: JSON, datetime: DateTime(timezone=True)}
+
+
+class Player(Base):
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(32))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=now)
+
+
+class Game(Base):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]]
+    seed_commitment: Mapped[str] = mapped_column(String(64))
+    seed: Mapped[int] = mapped_column(BigInteger)
+    state: Mapped[dict[str, Any]]
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    status: Mapped[str] = mapped_column(String(16), default="active", index=True)
+    outcome: Mapped[dict[str, Any] | None]
+    created_at: Mapped[datetime] = mapped_column(default=now)
+    updated_at: Mapped[datetime] = mapped_column(default=now)
+    finished_at: Mapped[datetime | None]
+
+
+class Lobby(Base):
+    __tablename__ = "lobbies"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]]
+    seat_count: Mapped[int] = mapped_column(Integer)
+    private: Mapped[bool] = mapped_column(Boolean)
+    invite_code: Mapped[str] = mapped_column(String(16), unique=True)
+    host_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    status: Mapped[str] = mapped_column(String(16), default="open")
+    game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id"), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=now, index=True)
+
+
+class Seat(Base):
+    __tablename__ = "seats"
+
+    lobby_id: Mapped[str] = mapped_column(ForeignKey("lobbies.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), index=True)
+    bot_level: Mapped[str | None] = mapped_column(String(16))
+
+
+class Move(Base):
+    __tablename__ = "moves"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    move: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime] = mapped_column(default=now)

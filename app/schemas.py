@@ -1,0 +1,136 @@
+"""Request and response bodies of the public API."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, Field, field_validator
+
+
+class Problem(BaseModel):
+    detail: str = Field(description="what went wrong, for a person")
+
+
+class PlayerCreate(BaseModel):
+    name: str = Field(description="display name, 1 to 32 characters after trimming")
+
+    @field_validator("name")
+    @classmethod
+    def _trimmed(cls, v: str) -> str:
+        v = v.strip()
+        if not 1 <= len(v) <= 32:
+            raise ValueError("a name is 1 to 32 characters long")
+        return v
+
+
+class PlayerOut(BaseModel):
+    id: str
+    name: str
+
+
+class PlayerCreated(PlayerOut):
+    token: str = Field(description="bearer token; shown once, also set as the cookie")
+
+
+class GameKind(BaseModel):
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    options_schema: dict[str, Any] = Field(description="JSON schema of the table's options")
+    bot_levels: list[str]
+
+
+class LobbyCreate(BaseModel):
+    game: str = Field(description="game id, e.g. hike")
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: int | None = Field(default=None, description="default: the game's fewest players")
+    private: bool = Field(default=True, description="private lobbies are joined by invite code")
+
+
+class SeatOut(BaseModel):
+    seat: int
+    player: PlayerOut | None
+    bot: str | None
+
+
+class LobbyOut(BaseModel):
+    id: str
+    game: str
+    title: str
+    options: dict[str, Any]
+    private: bool
+    status: str = Field(description="open or started")
+    host_id: str
+    seats: list[SeatOut]
+    game_id: str | None
+    invite_code: str | None = Field(description="shown to the lobby's members only")
+    invite_url: str | None
+    you: int | None = Field(description="the caller's seat")
+
+
+class JoinByCode(BaseModel):
+    invite_code: str
+
+
+class BotRequest(BaseModel):
+    seat: int
+    level: str = Field(description="a bot level of the game: random or heuristic")
+
+
+class GameStarted(BaseModel):
+    game_id: str
+
+
+class GameState(BaseModel):
+    game_id: str
+    version: int = Field(description="number of moves played")
+    view: dict[str, Any] = Field(description="the caller's view, with the table")
+
+
+class MoveRequest(BaseModel):
+    move: dict[str, Any] = Field(description="one entry's `move` from the view's legal_moves")
+    expect_version: int = Field(description="the version the move was chosen at")
+
+
+class MoveResult(BaseModel):
+    version: int
+    view: dict[str, Any]
+
+
+class TableSeat(BaseModel):
+    seat: int
+    name: str
+    bot: str | None
+
+
+class AdminGameSummary(BaseModel):
+    id: str
+    kind: str
+    status: str
+    version: int
+    players: list[TableSeat]
+    created_at: datetime
+    updated_at: datetime
+
+
+class AdminGame(AdminGameSummary):
+    options: dict[str, Any]
+    seed: int
+    seed_commitment: str
+    outcome: dict[str, Any] | None
+    state: dict[str, Any] = Field(description="the full, unredacted state")
+
+
+class AdminMove(BaseModel):
+    seq: int
+    seat: int
+    move: dict[str, Any]
+    created_at: datetime
+
+
+class AdminStateAt(BaseModel):
+    game_id: str
+    at: int
+    state: dict[str, Any] = Field(description="the state after move `at`, replayed from the seed")

@@ -1,0 +1,1 @@
+"""Lobby and game logic shared by the HTTP routes, the WebSockets and the bots."""

@@ -1,0 +1,201 @@
+"""Games: start one from a lobby, load it, commit a move (one transaction), replay it."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db import Database
+from app.models import Game, Lobby, Move, Player, Seat, now
+from app.services.errors import Problem, StaleVersion
+from engine.core import BaseState, IllegalMove, full_view, play
+from engine.core import Game as GameKind
+from engine.registry import get_game
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex
+
+
+def commitment(seed: int) -> str:
+    return hashlib.sha256(str(seed).encode()).hexdigest()
+
+
+def bot_name(level: str) -> str:
+    return f"{level.capitalize()} bot"
+
+
+@dataclass(frozen=True)
+class TableSeat:
+    seat: int
+    player_id: str | None
+    name: str
+    bot: str | None
+
+
+@dataclass
+class Snapshot:
+    """A game as stored at one version, with its seats: everything a view needs."""
+
+    id: str
+    kind: str
+    game: GameKind
+    version: int
+    status: str
+    seed: int
+    seed_commitment: str
+    state: BaseState
+    seats: list[TableSeat]
+
+    def seat_of(self, player_id: str | None) -> int | None:
+        if player_id is None:
+            return None
+        return next((s.seat for s in self.seats if s.player_id == player_id), None)
+
+    def bot_seats_to_act(self) -> list[int]:
+        if self.status != "active":
+            return []
+        bots = {s.seat for s in self.seats if s.bot is not None}
+        return [seat for seat in self.game.to_act(self.state) if seat in bots]
+
+    def table(self) -> dict[str, Any]:
+        return {
+            "game_id": self.id,
+            "kind": self.kind,
+            "title": self.game.title,
+            "status": self.status,
+            "seats": [{"seat": s.seat, "name": s.name, "bot": s.bot} for s in self.seats],
+            "seed_commitment": self.seed_commitment,
+            # Revealed once nothing can change any more, so anyone can replay and check.
+            "seed": self.seed if self.status != "active" else None,
+        }
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (``None``: a spectator): the engine's projection plus the table."""
+        return full_view(self.game, self.state, seat) | {"table": self.table()}
+
+
+async def table_seats(session: AsyncSession, lobby_id: str) -> list[TableSeat]:
+    rows = await session.execute(
+        select(Seat, Player.name)
+        .outerjoin(Player, Seat.player_id == Player.id)
+        .where(Seat.lobby_id == lobby_id)
+        .order_by(Seat.seat)
+    )
+    return [
+        TableSeat(s.seat, s.player_id, name if name is not None else bot_name(s.bot_level or ""), s.bot_level)
+        for s, name in rows.all()
+    ]
+
+
+async def load_snapshot(session: AsyncSession, game_id: str) -> Snapshot:
+    row = await session.get(Game, game_id, populate_existing=True)
+    if row is None:
+        raise Problem(404, "No such game.")
+    lobby_id = await session.scalar(select(Lobby.id).where(Lobby.game_id == game_id))
+    seats = await table_seats(session, lobby_id) if lobby_id else []
+    game = get_game(row.kind)
+    return Snapshot(
+        id=row.id,
+        kind=row.kind,
+        game=game,
+        version=row.version,
+        status=row.status,
+        seed=row.seed,
+        seed_commitment=row.seed_commitment,
+        state=game.load(row.state),
+        seats=seats,
+    )
+
+
+def create_game(session: AsyncSession, lobby: Lobby) -> Game:
+    """A new game for a full lobby, in the caller's transaction. The seed stays secret."""
+    game = get_game(lobby.game)
+    seed = secrets.randbits(63)
+    state = game.setup(lobby.seat_count, game.options(lobby.options), seed)
+    row = Game(
+        id=new_id(),
+        kind=game.id,
+        options=lobby.options,
+        seed_commitment=commitment(seed),
+        seed=seed,
+        state=game.dump(state),
+        version=0,
+        status="active",
+    )
+    session.add(row)
+    return row
+
+
+@dataclass(frozen=True)
+class Committed:
+    version: int
+    state: BaseState
+    status: str
+
+
+async def commit_move(
+    db: Database, game_id: str, seat: int, move: Any, expect_version: int
+) -> Committed:
+    """Apply one move for ``seat`` in one transaction; returns the new version and state.
+
+    Raises ``StaleVersion`` when ``expect_version`` is not the current version (or another
+    writer won the race) and ``IllegalMove`` when the engine refuses the move; in both cases
+    nothing is written.
+    """
+    async with db.writing() as session:
+        row = await session.get(Game, game_id, populate_existing=True)
+        if row is None:
+            raise Problem(404, "No such game.")
+        if row.status == "aborted":
+            raise IllegalMove("The game was aborted.")
+        if row.version != expect_version:
+            raise StaleVersion(row.version)
+        game = get_game(row.kind)
+        parsed = game.parse_move(move) if isinstance(move, dict) else move
+        state = play(game, game.load(row.state), seat, parsed)
+        version = row.version + 1
+        session.add(Move(game_id=game_id, seq=version, seat=seat, move=parsed.model_dump(mode="json")))
+        try:
+            await session.flush()
+        except IntegrityError:
+            raise StaleVersion(version) from None
+        values: dict[str, Any] = {"state": game.dump(state), "version": version, "updated_at": now()}
+        outcome = game.outcome(state)
+        status = "active" if outcome is None else "finished"
+        if outcome is not None:
+            values |= {"status": status, "outcome": outcome.model_dump(mode="json"), "finished_at": now()}
+        result = await session.execute(
+            update(Game)
+            .where(Game.id == game_id, Game.version == row.version)
+            .values(**values)
+            .execution_options(synchronize_session=False)
+        )
+        if result.rowcount != 1:
+            raise StaleVersion(version)
+        return Committed(version, state, status)
+
+
+async def replay(session: AsyncSession, game_id: str, at: int) -> dict[str, Any]:
+    """The state after move ``at``, rebuilt from the seed and the move log alone."""
+    row = await session.get(Game, game_id)
+    if row is None:
+        raise Problem(404, "No such game.")
+    if not 0 <= at <= row.version:
+        raise Problem(422, f"at must be between 0 and {row.version}.")
+    game = get_game(row.kind)
+    players = await session.scalar(select(Lobby.seat_count).where(Lobby.game_id == game_id))
+    state = game.setup(players, game.options(row.options), row.seed)
+    moves = await session.scalars(
+        select(Move).where(Move.game_id == game_id, Move.seq <= at).order_by(Move.seq)
+    )
+    for m in moves:
+        state = play(game, state, m.seat, m.move)
+    return game.dump(state)

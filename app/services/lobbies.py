@@ -1,0 +1,200 @@
+"""Lobbies: create, join by invite code or id, leave, seat bots, start the game."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.models import Lobby, Player, Seat
+from app.schemas import LobbyCreate, LobbyOut, PlayerOut, SeatOut
+from app.services.errors import Problem
+from app.services.games import create_game, new_id
+from engine.core import IllegalMove
+from engine.registry import GAMES
+
+# No 0/o, 1/l/i: codes get read aloud and typed.
+INVITE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+
+
+def invite_code() -> str:
+    return "".join(secrets.choice(INVITE_ALPHABET) for _ in range(10))
+
+
+@dataclass
+class LobbySeats:
+    lobby: Lobby
+    seats: list[tuple[Seat, Player | None]]
+
+    def seat_of(self, player_id: str | None) -> int | None:
+        return next((s.seat for s, p in self.seats if p is not None and p.id == player_id), None)
+
+    def free_seats(self) -> list[Seat]:
+        return [s for s, _ in self.seats if s.player_id is None and s.bot_level is None]
+
+    def out(self, viewer_id: str | None, base_url: str) -> LobbyOut:
+        lobby = self.lobby
+        you = self.seat_of(viewer_id)
+        member = you is not None or viewer_id == lobby.host_id
+        return LobbyOut(
+            id=lobby.id,
+            game=lobby.game,
+            title=GAMES[lobby.game].title,
+            options=lobby.options,
+            private=lobby.private,
+            status=lobby.status,
+            host_id=lobby.host_id,
+            seats=[
+                SeatOut(
+                    seat=s.seat,
+                    player=PlayerOut(id=p.id, name=p.name) if p is not None else None,
+                    bot=s.bot_level,
+                )
+                for s, p in self.seats
+            ],
+            game_id=lobby.game_id,
+            invite_code=lobby.invite_code if member else None,
+            invite_url=f"{base_url.rstrip('/')}/join/{lobby.invite_code}" if member else None,
+            you=you,
+        )
+
+
+async def load(session: AsyncSession, lobby_id: str, *, for_update: bool = False) -> LobbySeats:
+    query = select(Lobby).where(Lobby.id == lobby_id)
+    if for_update:
+        query = query.with_for_update()
+    lobby = await session.scalar(query.execution_options(populate_existing=True))
+    if lobby is None:
+        raise Problem(404, "No such lobby.")
+    rows = await session.execute(
+        select(Seat, Player)
+        .outerjoin(Player, Seat.player_id == Player.id)
+        .where(Seat.lobby_id == lobby_id)
+        .order_by(Seat.seat)
+        .execution_options(populate_existing=True)
+    )
+    return LobbySeats(lobby, [(s, p) for s, p in rows.all()])
+
+
+async def by_invite_code(session: AsyncSession, code: str) -> str:
+    lobby_id = await session.scalar(select(Lobby.id).where(Lobby.invite_code == code.strip()))
+    if lobby_id is None:
+        raise Problem(404, "No lobby has this invite code.")
+    return lobby_id
+
+
+async def open_public(session: AsyncSession, limit: int = 50) -> list[str]:
+    ids = await session.scalars(
+        select(Lobby.id)
+        .where(Lobby.status == "open", Lobby.private.is_(False))
+        .order_by(Lobby.created_at.desc(), Lobby.id)
+        .limit(limit)
+    )
+    return list(ids)
+
+
+async def create(session: AsyncSession, host: Player, data: LobbyCreate) -> str:
+    game = GAMES.get(data.game)
+    if game is None:
+        raise Problem(422, f"Unknown game {data.game!r}; known: {', '.join(GAMES)}.")
+    try:
+        options = game.options(data.options)
+    except IllegalMove as exc:
+        raise Problem(422, exc.reason) from None
+    seats = data.seats if data.seats is not None else game.min_players
+    if not game.min_players <= seats <= game.max_players:
+        raise Problem(
+            422, f"{game.title} is for {game.min_players} to {game.max_players} players, not {seats}."
+        )
+    lobby = Lobby(
+        id=new_id(),
+        game=game.id,
+        options=options.model_dump(mode="json"),
+        seat_count=seats,
+        private=data.private,
+        invite_code=invite_code(),
+        host_id=host.id,
+        status="open",
+    )
+    session.add(lobby)
+    await session.flush()
+    session.add_all(
+        Seat(lobby_id=lobby.id, seat=i, player_id=host.id if i == 0 else None) for i in range(seats)
+    )
+    return lobby.id
+
+
+def _must_be_open(ls: LobbySeats) -> None:
+    if ls.lobby.status != "open":
+        raise Problem(409, "The game has already started.")
+
+
+def _must_be_host(ls: LobbySeats, player: Player) -> None:
+    if ls.lobby.host_id != player.id:
+        raise Problem(403, "Only the host can do this.")
+
+
+def join(ls: LobbySeats, player: Player, *, by_code: bool) -> bool:
+    """Seat ``player`` in the lowest free seat; False when already seated (nothing to do)."""
+    if ls.seat_of(player.id) is not None:
+        return False
+    if ls.lobby.private and not by_code:
+        raise Problem(403, "This lobby is private: join it with its invite code.")
+    _must_be_open(ls)
+    free = ls.free_seats()
+    if not free:
+        raise Problem(409, "The lobby is full.")
+    free[0].player_id = player.id
+    return True
+
+
+def leave(ls: LobbySeats, player: Player) -> None:
+    seat = ls.seat_of(player.id)
+    if seat is None:
+        raise Problem(409, "You are not in this lobby.")
+    if ls.lobby.host_id == player.id:
+        raise Problem(403, "The host cannot leave their own lobby.")
+    _must_be_open(ls)
+    ls.seats[seat][0].player_id = None
+
+
+def _seat(ls: LobbySeats, seat: int) -> Seat:
+    if not 0 <= seat < len(ls.seats):
+        raise Problem(422, f"Seats are numbered 0 to {len(ls.seats) - 1}.")
+    return ls.seats[seat][0]
+
+
+def add_bot(ls: LobbySeats, player: Player, seat: int, level: str) -> None:
+    _must_be_host(ls, player)
+    _must_be_open(ls)
+    levels = GAMES[ls.lobby.game].bots
+    if level not in levels:
+        raise Problem(422, f"Unknown bot level {level!r}; known: {', '.join(levels)}.")
+    row = _seat(ls, seat)
+    if row.player_id is not None or row.bot_level is not None:
+        raise Problem(409, f"Seat {seat} is taken.")
+    row.bot_level = level
+
+
+def remove_bot(ls: LobbySeats, player: Player, seat: int) -> None:
+    _must_be_host(ls, player)
+    _must_be_open(ls)
+    row = _seat(ls, seat)
+    if row.bot_level is None:
+        raise Problem(409, f"Seat {seat} has no bot.")
+    row.bot_level = None
+
+
+async def start(session: AsyncSession, ls: LobbySeats, player: Player) -> str:
+    _must_be_host(ls, player)
+    _must_be_open(ls)
+    empty = [s.seat for s in ls.free_seats()]
+    if empty:
+        raise Problem(409, f"Every seat must be filled first; empty: {', '.join(map(str, empty))}.")
+    game = create_game(session, ls.lobby)
+    await session.flush()
+    ls.lobby.status = "started"
+    ls.lobby.game_id = game.id
+    return game.id
