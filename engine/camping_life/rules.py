@@ -232,6 +232,9 @@ def _end_round(s: CampingLifeState) -> None:
     if any(None not in area for area in s.areas):
         _end_game(s, "A play area is complete.")
         return
+    if not (s.next_round or s.draw):
+        _end_game(s, "No cards are left to bid on.")
+        return
     if s.picker is not None:
         s.starter = s.picker
     s.round += 1
@@ -239,16 +242,12 @@ def _end_round(s: CampingLifeState) -> None:
 
 
 def _new_round(s: CampingLifeState) -> None:
-    s.discard += s.row
     s.row = s.next_round
     s.next_round = []
     while len(s.row) < ROW_SIZE and s.draw:
         s.row.append(s.draw.pop())
     while len(s.next_round) < NEXT_ROUND_SIZE and s.draw:
         s.next_round.append(s.draw.pop())
-    if not s.row:
-        _end_game(s, "No cards are left to bid on.")
-        return
     s.turn = 1
     s.bidder = s.starter
     s.picker = None
