@@ -30,6 +30,7 @@ from engine.hike.cards import (
     SKUNK,
     SOCKS,
     SPACE_TITLES,
+    SPACES,
     Card,
 )
 from engine.hike.moves import (
@@ -45,6 +46,11 @@ from engine.hike.moves import (
 from engine.hike.state import Debt, Hike, HikeState, TieBreak
 
 HAND_SIZE = 5
+# Moves are immutable, so the ones without a card are made once.
+DRAW, TAKE_HIKE, JOIN, STAY, CONTINUE, DROP_OUT = (
+    Draw(), TakeHike(), Join(), StayBehind(), Continue(), DropOut()
+)
+PACK = {sp: Pack(space=sp) for sp in SPACES}
 
 
 class Options(BaseModel):
@@ -89,16 +95,18 @@ def one_per_item(cards: list[int]) -> list[int]:
 # ---------------------------------------------------------------- setup
 
 
-def setup(players: int, options: Options, seed: int) -> HikeState:
-    rng = Rng.from_seed(seed)
-    draw = list(range(DECK_SIZE))
-    rng.shuffle(draw)
+def deal(draw: list[int], players: int) -> tuple[list[dict], list[int]]:
+    """Deal five cards each from the top of ``draw`` (taking them off it) and pack them.
+
+    Hazards dealt are discarded and replaced until every player has been dealt five items;
+    items that cannot fit are then discarded, in the order dealt, without a redraw.
+    Returns the backpacks and the discarded cards.
+    """
     discard: list[int] = []
     dealt: list[list[int]] = [[] for _ in range(players)]
     for _ in range(HAND_SIZE):
         for seat in range(players):
             dealt[seat].append(draw.pop())
-    # Hazards dealt are discarded and replaced until every player holds five items.
     for seat in range(players):
         hand = dealt[seat]
         while any(not CARDS[c].is_item for c in hand):
@@ -109,7 +117,6 @@ def setup(players: int, options: Options, seed: int) -> HikeState:
     backpacks = []
     for seat in range(players):
         bp = bpk.empty()
-        # Items that cannot fit are discarded without a redraw, in the order dealt.
         for c in dealt[seat]:
             packed = bpk.add(bp, c)
             if packed is None:
@@ -117,6 +124,14 @@ def setup(players: int, options: Options, seed: int) -> HikeState:
             else:
                 bp = packed
         backpacks.append(bp)
+    return backpacks, discard
+
+
+def setup(players: int, options: Options, seed: int) -> HikeState:
+    rng = Rng.from_seed(seed)
+    draw = list(range(DECK_SIZE))
+    rng.shuffle(draw)
+    backpacks, discard = deal(draw, players)
     draw.extend(discard)
     rng.shuffle(draw)
     state = HikeState(
@@ -165,28 +180,27 @@ def legal_moves(s: HikeState, seat: int) -> list:
     if seat not in to_act(s):
         return []
     if s.phase == "turn":
-        moves: list = [Draw()]
         if bpk.contents(s.backpacks[seat]):
-            moves.append(TakeHike())
-        return moves
+            return [DRAW, TAKE_HIKE]
+        return [DRAW]
     if s.phase == "pack":
         bp = s.backpacks[seat]
         spaces = bpk.pack_spaces(bp, s.pending)
         if spaces:
-            return [Pack(space=sp) for sp in spaces]
+            return [PACK[sp] for sp in spaces]
         options = bpk.fit_discards(bp, s.pending)
         options.sort(key=lambda c: c != s.pending)
         return [Discard(card=c) for c in one_per_item(options)]
     if s.phase == "join":
-        return [Join(), StayBehind()]
+        return [JOIN, STAY]
     if s.phase == "resolve":
         return [Discard(card=c) for c in debt_choices(s, seat)]
     # decide
     hike = s.hike
-    moves = [Continue()] if can_draw(s) else []
+    moves = [CONTINUE] if can_draw(s) else []
     items = [c for c in hike.pile if CARDS[c].is_item]
     if len(hike.hikers) == 1 or not items:
-        moves.append(DropOut())
+        moves.append(DROP_OUT)
     else:
         moves.extend(DropOut(score=c) for c in one_per_item(items))
     return moves
@@ -206,7 +220,18 @@ def _copy(s: HikeState) -> HikeState:
             "backpacks": [dict(bp) for bp in s.backpacks],
             "scoring": [list(p) for p in s.scoring],
             "debts": list(s.debts),
-            "hike": s.hike.model_copy(deep=True) if s.hike else None,
+            "hike": _copy_hike(s.hike) if s.hike else None,
+        }
+    )
+
+
+def _copy_hike(h: Hike) -> Hike:
+    return h.model_copy(
+        update={
+            "joined": list(h.joined),
+            "hikers": list(h.hikers),
+            "pile": list(h.pile),
+            "to_ask": list(h.to_ask),
         }
     )
 
@@ -283,7 +308,6 @@ def _draw_turn(s: HikeState) -> None:
     if c.is_item:
         s.pending = c.id
         s.phase = "pack"
-        s.say(f"{player(seat)} draws {_the(c)}.", seat)
         return
     s.say(f"{player(seat)} draws {_the(c)}!", seat)
     _hazard(s, c, [seat])
@@ -311,7 +335,7 @@ def _pack(s: HikeState, seat: int, move) -> None:
                 )
             raise IllegalMove(f"The {c.title} does not fit with everything else: discard a card.")
         s.backpacks[seat] = packed
-        s.say(f"{player(seat)} packs {_the(c)}.", seat)
+        s.say(f"{player(seat)} draws and packs {_the(c)}.", seat)
     elif isinstance(move, Discard):
         if bpk.pack_spaces(bp, c.id):
             raise IllegalMove(f"The {c.title} fits: pack it.")
@@ -320,11 +344,13 @@ def _pack(s: HikeState, seat: int, move) -> None:
         gone = CARDS[move.card]
         s.discard_pile.append(gone.id)
         if gone.id == c.id:
-            s.say(f"{player(seat)} has no room for {_the(c)} and discards it.", seat)
+            s.say(f"{player(seat)} draws {_the(c)}, has no room for it and discards it.", seat)
         else:
             bpk.remove(bp, gone.id)
             s.backpacks[seat] = bpk.add(bp, c.id)
-            s.say(f"{player(seat)} discards {_the(gone)} to make room for {_the(c)}.", seat)
+            s.say(
+                f"{player(seat)} draws {_the(c)} and discards {_the(gone)} to make room.", seat
+            )
     else:
         raise IllegalMove(f"Pack the {c.title} first.")
     s.pending = None
