@@ -20,6 +20,7 @@ def make_engine(url: str) -> AsyncEngine:
             cur.execute("PRAGMA foreign_keys=ON")
             # WAL lets readers (views, WebSocket fan-out) go on while a move commits.
             cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
             cur.close()
 
         return engine

@@ -1,0 +1,235 @@
+"""Fixtures for the server tests: a real uvicorn server on a free port, on SQLite and on a
+real PostgreSQL (skipped when unreachable, unless REQUIRE_POSTGRES=1)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import socket
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from app.config import Settings
+from app.main import create_app
+from app.migrate import upgrade
+from engine.core import IllegalMove, play
+from engine.registry import get_game
+
+POSTGRES_URL = os.environ.get(
+    "TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+)
+ADMIN_TOKEN = "admin-secret-for-tests"
+TABLES = ["moves", "seats", "lobbies", "games", "players"]
+
+
+async def _postgres_error(url: str) -> str | None:
+    engine = create_async_engine(url, connect_args={"timeout": 3})
+    try:
+        async with engine.connect() as conn:
+            await conn.execute(text("select 1"))
+        return None
+    except Exception as exc:  # noqa: BLE001 - any failure means "not reachable"
+        return f"{type(exc).__name__}: {exc}"
+    finally:
+        await engine.dispose()
+
+
+async def _execute(url: str, *statements: str) -> None:
+    engine = create_async_engine(url)
+    try:
+        async with engine.begin() as conn:
+            for statement in statements:
+                await conn.execute(text(statement))
+    finally:
+        await engine.dispose()
+
+
+async def query(url: str, sql: str, **params: Any) -> list[tuple]:
+    engine = create_async_engine(url)
+    try:
+        async with engine.connect() as conn:
+            return [tuple(r) for r in (await conn.execute(text(sql), params)).all()]
+    finally:
+        await engine.dispose()
+
+
+def fresh_postgres_schema(url: str) -> None:
+    asyncio.run(_execute(url, "DROP SCHEMA public CASCADE", "CREATE SCHEMA public"))
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> str:
+    error = asyncio.run(_postgres_error(POSTGRES_URL))
+    if error:
+        message = f"PostgreSQL at {POSTGRES_URL} is unreachable ({error})"
+        if os.environ.get("REQUIRE_POSTGRES") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    fresh_postgres_schema(POSTGRES_URL)
+    upgrade(POSTGRES_URL)
+    return POSTGRES_URL
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory) -> str:
+    path = tmp_path_factory.mktemp("template") / "campground.db"
+    upgrade(f"sqlite+aiosqlite:///{path}")
+    return str(path)
+
+
+@pytest.fixture(
+    scope="module", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+)
+def database_url(request, tmp_path_factory) -> str:
+    """A migrated, empty database per test module; tests share it, each with its own players."""
+    if request.param == "sqlite":
+        path = tmp_path_factory.mktemp("db") / "campground.db"
+        shutil.copy(request.getfixturevalue("sqlite_template"), path)
+        return f"sqlite+aiosqlite:///{path}"
+    url = request.getfixturevalue("postgres_url")
+    asyncio.run(_execute(url, f"TRUNCATE {', '.join(TABLES)}"))
+    return url
+
+
+class Client(httpx.Client):
+    """An HTTP client for one guest (or nobody); ``token`` is set once a player exists."""
+
+    token: str | None = None
+    id: str | None = None
+    name: str | None = None
+
+
+class LiveServer:
+    """The app under uvicorn in a background thread, on a socket bound to a free port."""
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self.app = create_app(settings)
+        self.server = uvicorn.Server(
+            uvicorn.Config(self.app, log_level="warning", lifespan="on", ws="websockets-sansio")
+        )
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        port = self.sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{port}"
+        self.ws_url = f"ws://127.0.0.1:{port}"
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]})
+        # One transport for every client: building an SSL context per client costs ~40 ms.
+        self.transport = httpx.HTTPTransport()
+
+    def start(self) -> LiveServer:
+        self.thread.start()
+        for _ in range(500):
+            if self.server.started or not self.thread.is_alive():
+                break
+            threading.Event().wait(0.01)
+        if not self.server.started:
+            raise RuntimeError("the test server did not start")
+        return self
+
+    def stop(self) -> None:
+        self.transport.close()
+        self.server.should_exit = True
+        self.thread.join(15)
+        self.sock.close()
+
+    def client(self) -> Client:
+        return Client(base_url=self.url, timeout=15, transport=self.transport)
+
+    def guest(self, name: str = "Ana") -> Client:
+        """A new player; its client sends the bearer token (not the cookie)."""
+        client = self.client()
+        r = client.post("/api/players", json={"name": name})
+        assert r.status_code == 201, r.text
+        body = r.json()
+        client.cookies.clear()
+        client.token, client.id, client.name = body["token"], body["id"], body["name"]
+        client.headers["Authorization"] = f"Bearer {client.token}"
+        return client
+
+    def admin(self) -> Client:
+        client = self.client()
+        client.headers["Authorization"] = f"Bearer {ADMIN_TOKEN}"
+        return client
+
+    def lobby(self, host: Client, game: str = "hike", **body: Any) -> dict:
+        r = host.post("/api/lobbies", json={"game": game, **body})
+        assert r.status_code == 201, r.text
+        return r.json()
+
+    def start_game(self, host: Client, *others: Client, bots: tuple[str, ...] = ()) -> str:
+        """A hike game: the host at seat 0, then ``others`` by invite code, then bots."""
+        lobby = self.lobby(host, seats=1 + len(others) + len(bots))
+        for other in others:
+            assert other.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]}).status_code == 200
+        for i, level in enumerate(bots):
+            seat = 1 + len(others) + i
+            r = host.post(f"/api/lobbies/{lobby['id']}/bots", json={"seat": seat, "level": level})
+            assert r.status_code == 200, r.text
+        r = host.post(f"/api/lobbies/{lobby['id']}/start")
+        assert r.status_code == 201, r.text
+        return r.json()["game_id"]
+
+    def state(self, client: Client, game_id: str) -> dict:
+        r = client.get(f"/api/games/{game_id}/state")
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    def wait_for(self, client: Client, game_id: str, predicate, tries: int = 500) -> dict:
+        """Poll the state until ``predicate(state)``; for bots, which move in the background."""
+        for _ in range(tries):
+            state = self.state(client, game_id)
+            if predicate(state):
+                return state
+            threading.Event().wait(0.01)
+        raise AssertionError(f"condition never held; last state version {state['version']}")
+
+
+def settings_for(url: str, **overrides: Any) -> Settings:
+    values: dict[str, Any] = {"DATABASE_URL": url, "BOT_DELAY": 0, "ADMIN_TOKEN": ADMIN_TOKEN}
+    return Settings(**(values | overrides))
+
+
+@contextmanager
+def running(settings: Settings) -> Iterator[LiveServer]:
+    server = LiveServer(settings).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def live(database_url) -> Iterator[LiveServer]:
+    with running(settings_for(database_url)) as server:
+        yield server
+
+
+def illegal_reason(game_kind: str, full_state: dict, seat: int, move: dict) -> str:
+    """What the engine itself says about ``move``: the reason the API must pass on."""
+    game = get_game(game_kind)
+    try:
+        play(game, game.load(full_state), seat, move)
+    except IllegalMove as exc:
+        return exc.reason
+    raise AssertionError(f"{move} is legal for seat {seat}")
+
+
+@pytest.fixture
+def sql(database_url):
+    """Run one SELECT on the test database: ``sql("select ...", param=value)``."""
+    return lambda statement, **params: asyncio.run(query(database_url, statement, **params))
+
+
+@pytest.fixture
+def engine_reason():
+    return illegal_reason

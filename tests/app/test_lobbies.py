@@ -1,0 +1,155 @@
+import pytest
+
+
+def test_create_lobby_defaults(live):
+    ana = live.guest("Ana")
+    lobby = live.lobby(ana)
+    assert lobby["game"] == "hike" and lobby["title"] == "Let's Take a Hike"
+    assert lobby["private"] is True and lobby["status"] == "open" and lobby["game_id"] is None
+    assert lobby["host_id"] == ana.id and lobby["you"] == 0
+    assert lobby["seats"] == [
+        {"seat": 0, "player": {"id": ana.id, "name": "Ana"}, "bot": None},
+        {"seat": 1, "player": None, "bot": None},
+    ]
+    assert lobby["invite_url"] == f"{live.url}/join/{lobby['invite_code']}"
+
+
+def test_create_lobby_needs_a_player(live):
+    assert live.client().post("/api/lobbies", json={"game": "hike"}).status_code == 401
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"game": "chess"}, "Unknown game 'chess'"),
+        ({"game": "hike", "seats": 6}, "for 2 to 5 players, not 6"),
+        ({"game": "hike", "seats": 1}, "for 2 to 5 players, not 1"),
+        ({"game": "camping-life", "seats": 3}, "for 2 to 2 players, not 3"),
+        ({"game": "hike", "options": {"no_such_option": 1}}, "Invalid options"),
+    ],
+)
+def test_bad_lobby_requests_are_422_with_a_reason(live, body, message):
+    r = live.guest().post("/api/lobbies", json=body)
+    assert r.status_code == 422
+    assert message in r.json()["detail"]
+
+
+def test_private_lobby_is_joined_by_invite_code_only(live):
+    ana, ben = live.guest("Ana"), live.guest("Ben")
+    lobby = live.lobby(ana)
+    r = ben.post(f"/api/lobbies/{lobby['id']}/join")
+    assert r.status_code == 403
+    assert "invite code" in r.json()["detail"]
+    r = ben.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]})
+    assert r.status_code == 200
+    joined = r.json()
+    assert joined["you"] == 1
+    assert joined["seats"][1]["player"] == {"id": ben.id, "name": "Ben"}
+
+
+def test_joining_again_changes_nothing(live):
+    ana, ben = live.guest("Ana"), live.guest("Ben")
+    lobby = live.lobby(ana, seats=3)
+    first = ben.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]}).json()
+    again = ben.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]})
+    assert again.status_code == 200
+    assert again.json() == first
+    assert ana.post(f"/api/lobbies/{lobby['id']}/join").json()["you"] == 0
+
+
+def test_unknown_invite_code_is_404(live):
+    r = live.guest().post("/api/lobbies/join", json={"invite_code": "nosuchcode"})
+    assert r.status_code == 404
+
+
+def test_full_lobby_is_409(live):
+    ana, ben, cal = live.guest("Ana"), live.guest("Ben"), live.guest("Cal")
+    lobby = live.lobby(ana, private=False)
+    assert ben.post(f"/api/lobbies/{lobby['id']}/join").status_code == 200
+    r = cal.post(f"/api/lobbies/{lobby['id']}/join")
+    assert r.status_code == 409
+    assert "full" in r.json()["detail"]
+
+
+def test_public_listing_shows_open_public_lobbies_newest_first(live):
+    ana = live.guest("Ana")
+    older = live.lobby(ana, private=False)
+    private = live.lobby(ana, private=True)
+    newer = live.lobby(ana, game="camping-life", private=False)
+    started = live.lobby(ana, private=False)
+    ana.post(f"/api/lobbies/{started['id']}/bots", json={"seat": 1, "level": "random"})
+    assert ana.post(f"/api/lobbies/{started['id']}/start").status_code == 201
+    listed = live.client().get("/api/lobbies").json()
+    ours = {older["id"], private["id"], newer["id"], started["id"]}
+    assert [lobby["id"] for lobby in listed if lobby["id"] in ours] == [newer["id"], older["id"]]
+    # Only members see invite codes; a public lobby is joined by its id.
+    assert all(lobby["invite_code"] is None and lobby["you"] is None for lobby in listed)
+
+
+def test_invite_code_is_shown_to_members_only(live):
+    ana, ben = live.guest("Ana"), live.guest("Ben")
+    lobby = live.lobby(ana)
+    seen_by_stranger = ben.get(f"/api/lobbies/{lobby['id']}").json()
+    assert seen_by_stranger["invite_code"] is None and seen_by_stranger["invite_url"] is None
+    assert ana.get(f"/api/lobbies/{lobby['id']}").json()["invite_code"] == lobby["invite_code"]
+    assert live.client().get("/api/lobbies/nope").status_code == 404
+
+
+def test_a_player_leaves_but_the_host_cannot(live):
+    ana, ben = live.guest("Ana"), live.guest("Ben")
+    lobby = live.lobby(ana, private=False)
+    ben.post(f"/api/lobbies/{lobby['id']}/join")
+    r = ben.post(f"/api/lobbies/{lobby['id']}/leave")
+    assert r.status_code == 200
+    assert r.json()["seats"][1]["player"] is None and r.json()["you"] is None
+    assert ben.post(f"/api/lobbies/{lobby['id']}/leave").status_code == 409
+    assert ana.post(f"/api/lobbies/{lobby['id']}/leave").status_code == 403
+
+
+def test_host_seats_and_removes_bots(live):
+    ana = live.guest("Ana")
+    lobby = live.lobby(ana, seats=3)
+    r = ana.post(f"/api/lobbies/{lobby['id']}/bots", json={"seat": 2, "level": "heuristic"})
+    assert r.status_code == 200
+    assert r.json()["seats"][2] == {"seat": 2, "player": None, "bot": "heuristic"}
+    r = ana.delete(f"/api/lobbies/{lobby['id']}/seats/2")
+    assert r.status_code == 200
+    assert r.json()["seats"][2] == {"seat": 2, "player": None, "bot": None}
+    assert ana.delete(f"/api/lobbies/{lobby['id']}/seats/2").status_code == 409
+
+
+def test_bot_rules(live):
+    ana, ben = live.guest("Ana"), live.guest("Ben")
+    lobby = live.lobby(ana, seats=3, private=False)
+    ben.post(f"/api/lobbies/{lobby['id']}/join")
+    bots = f"/api/lobbies/{lobby['id']}/bots"
+    assert ben.post(bots, json={"seat": 2, "level": "random"}).status_code == 403
+    r = ana.post(bots, json={"seat": 2, "level": "genius"})
+    assert r.status_code == 422 and "genius" in r.json()["detail"]
+    assert ana.post(bots, json={"seat": 1, "level": "random"}).status_code == 409
+    assert ana.post(bots, json={"seat": 7, "level": "random"}).status_code == 422
+    ana.post(bots, json={"seat": 2, "level": "random"})
+    assert ben.delete(f"/api/lobbies/{lobby['id']}/seats/2").status_code == 403
+
+
+def test_start_needs_every_seat_and_the_host(live):
+    ana, ben = live.guest("Ana"), live.guest("Ben")
+    lobby = live.lobby(ana, seats=3, private=False)
+    ben.post(f"/api/lobbies/{lobby['id']}/join")
+    r = ana.post(f"/api/lobbies/{lobby['id']}/start")
+    assert r.status_code == 409 and "empty: 2" in r.json()["detail"]
+    ana.post(f"/api/lobbies/{lobby['id']}/bots", json={"seat": 2, "level": "random"})
+    assert ben.post(f"/api/lobbies/{lobby['id']}/start").status_code == 403
+    r = ana.post(f"/api/lobbies/{lobby['id']}/start")
+    assert r.status_code == 201
+    game_id = r.json()["game_id"]
+    started = ana.get(f"/api/lobbies/{lobby['id']}").json()
+    assert started["status"] == "started" and started["game_id"] == game_id
+    assert ana.post(f"/api/lobbies/{lobby['id']}/start").status_code == 409
+    assert live.guest("Cal").post(f"/api/lobbies/{lobby['id']}/join").status_code == 409
+    table = live.state(ben, game_id)["view"]["table"]
+    assert [(s["name"], s["bot"]) for s in table["seats"]] == [
+        ("Ana", None),
+        ("Ben", None),
+        ("Random bot", "random"),
+    ]

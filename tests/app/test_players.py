@@ -1,0 +1,59 @@
+import hashlib
+
+import pytest
+
+
+def test_create_player_returns_token_and_sets_cookie(live):
+    client = live.client()
+    r = client.post("/api/players", json={"name": "  Ana  "})
+    assert r.status_code == 201
+    body = r.json()
+    assert body["name"] == "Ana"
+    assert len(body["token"]) >= 32
+    cookie = r.headers["set-cookie"]
+    assert cookie.startswith(f"campground_token={body['token']};")
+    assert "HttpOnly" in cookie and "Path=/" in cookie and "samesite=lax" in cookie.lower()
+
+
+def test_only_the_token_hash_is_stored(live, sql):
+    ana = live.guest("Ana")
+    rows = sql("select token_hash from players where id = :id", id=ana.id)
+    assert rows == [(hashlib.sha256(ana.token.encode()).hexdigest(),)]
+    assert ana.token not in str(rows)
+
+
+def test_me_by_bearer_token(live):
+    ana = live.guest("Ana")
+    r = ana.get("/api/players/me")
+    assert r.status_code == 200
+    assert r.json() == {"id": ana.id, "name": "Ana"}
+
+
+def test_me_by_cookie(live):
+    client = live.client()
+    created = client.post("/api/players", json={"name": "Ben"}).json()
+    r = client.get("/api/players/me")
+    assert r.status_code == 200
+    assert r.json() == {"id": created["id"], "name": "Ben"}
+
+
+def test_me_without_or_with_an_unknown_token_is_401(live):
+    assert live.client().get("/api/players/me").status_code == 401
+    r = live.client().get("/api/players/me", headers={"Authorization": "Bearer nope"})
+    assert r.status_code == 401
+
+
+def test_tokens_are_distinct(live):
+    assert live.guest("A").token != live.guest("A").token
+
+
+@pytest.mark.parametrize("name", ["", "   ", "x" * 33])
+def test_bad_names_are_422(live, name):
+    r = live.client().post("/api/players", json={"name": name})
+    assert r.status_code == 422
+    assert "1 to 32 characters" in r.text
+
+
+def test_a_32_character_name_is_fine(live):
+    r = live.client().post("/api/players", json={"name": "x" * 32})
+    assert r.status_code == 201
