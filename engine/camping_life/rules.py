@@ -293,9 +293,12 @@ def outcome(s: CampingLifeState) -> Outcome | None:
 
 def describe(s: CampingLifeState, seat: int, move: Move) -> str:
     if isinstance(move, BidCard):
-        return f"Coin {move.coin} on the {CARDS[move.card].name}"
+        # Two equal cards may lie in the row: the position tells them apart.
+        place = s.row.index(move.card) + 1
+        return f"Coin {move.coin} on the {CARDS[move.card].name} (card {place} of the row)"
     if isinstance(move, BidTable):
         return f"Coin {move.coin} on the table"
     if isinstance(move, Pick):
-        return f"Pick the {CARDS[move.card].name}"
+        place = s.next_round.index(move.card) + 1
+        return f"Pick the {CARDS[move.card].name} (next-round card {place})"
     return f"{CARDS[move.card].name} at row {move.row + 1}, column {move.col + 1}"

@@ -66,14 +66,16 @@ class CampingLifeState(BaseState):
 
     def clone(self) -> CampingLifeState:
         """A copy that shares nothing mutable with ``self`` (cheaper than a deep copy)."""
-        new = self.model_copy()
-        new.rng = Rng(state=self.rng.state)
-        new.log = list(self.log)
-        for name in ("mission_pile", "open_missions", "secret_missions", "draw", "row",
-                     "next_round", "discard", "card_bids", "hidden_table", "placements",
-                     "last_reveal"):
-            setattr(new, name, list(getattr(self, name)))
-        new.areas = [list(a) for a in self.areas]
-        new.coins = [list(c) for c in self.coins]
-        new.table_coins = [list(t) for t in self.table_coins]
-        return new
+        lists = {name: list(getattr(self, name)) for name in _FLAT_LISTS}
+        return self.model_copy(update={
+            **lists,
+            "rng": Rng(state=self.rng.state),
+            "log": list(self.log),
+            "areas": [list(a) for a in self.areas],
+            "coins": [list(c) for c in self.coins],
+            "table_coins": [list(t) for t in self.table_coins],
+        })
+
+
+_FLAT_LISTS = ("mission_pile", "open_missions", "secret_missions", "draw", "row", "next_round",
+               "discard", "card_bids", "hidden_table", "placements", "last_reveal")

@@ -9,7 +9,7 @@
       "open_missions": [mission], "mission_pile": int (face-down missions left),
       "secret_mission": mission | None (your own; None for a spectator),
       "secret_missions": [mission per seat] | None (only once the game is over),
-      "draw_pile": int, "discard": [card],
+      "draw_pile": int, "discard_pile": int, "discard_top": card | None (last discarded),
       "row": [{"card": card, "bids": [{"seat": s, "coin": int | None}]}],
       "next_round": [card],
       "placing": {"seat": s, "card": card} | None (the card to place now),
@@ -34,13 +34,24 @@ to its owner (``coin`` is ``None`` for the other seat and spectators) until the 
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engine.camping_life.cards import CARDS
 from engine.camping_life.scoring import COLS, ROWS, TERRAIN_SCORES, area_of
 from engine.camping_life.state import SEAT_NAMES, CampingLifeState
 
 
+CARD_JSON = [c.to_json() for c in CARDS]  # shared by every view: never mutate a view
+
+
 def _card(i: int | None) -> dict | None:
-    return None if i is None else CARDS[i].to_json()
+    return None if i is None else CARD_JSON[i]
+
+
+@lru_cache(maxsize=4096)
+def _terrain_score(area: tuple[int | None, ...]) -> int:
+    cards = area_of(area)
+    return sum(score(cards) for score in TERRAIN_SCORES.values())
 
 
 def view(s: CampingLifeState, seat: int | None) -> dict:
@@ -56,7 +67,8 @@ def view(s: CampingLifeState, seat: int | None) -> dict:
         "secret_mission": _card(s.secret_missions[seat]) if seat is not None else None,
         "secret_missions": [_card(m) for m in s.secret_missions] if over else None,
         "draw_pile": len(s.draw),
-        "discard": [_card(c) for c in s.discard],
+        "discard_pile": len(s.discard),
+        "discard_top": _card(s.discard[-1]) if s.discard else None,
         "row": [
             {"card": _card(card),
              "bids": [{"seat": b.seat, "coin": b.coin if b.seat == seat else None}
@@ -67,21 +79,24 @@ def view(s: CampingLifeState, seat: int | None) -> dict:
         "placing": ({"seat": s.placements[0].seat, "card": _card(s.placements[0].card)}
                     if s.placements else None),
         "waiting": [{"seat": p.seat, "card": _card(p.card)} for p in s.placements[1:]],
-        "last_reveal": [dict(r, card=_card(r["card"])) for r in s.last_reveal],
+        "last_reveal": [{"card": _card(r["card"]), "winner": r["winner"],
+                         "bids": [{"seat": b["seat"], "coins": list(b["coins"])}
+                                  for b in r["bids"]]}
+                        for r in s.last_reveal],
         "seats": [_seat(s, p, seat) for p in range(s.players)],
     }
 
 
 def _seat(s: CampingLifeState, p: int, viewer: int | None) -> dict:
     area = s.areas[p]
-    cards = area_of(area)
     mine = p == viewer
     return {
         "seat": p,
         "name": SEAT_NAMES[p],
-        "area": [[_card(area[r * COLS + c]) for c in range(COLS)] for r in range(ROWS)],
+        "area": [[None if c is None else CARD_JSON[c] for c in area[r * COLS:(r + 1) * COLS]]
+                 for r in range(ROWS)],
         "cards_in_area": sum(1 for c in area if c is not None),
-        "terrain_score": sum(score(cards) for score in TERRAIN_SCORES.values()),
+        "terrain_score": _terrain_score(tuple(area)),
         "coins": sorted(s.coins[p]) if mine else None,
         "coins_left": len(s.coins[p]),
         "table_coins": list(s.table_coins[p]),

@@ -1,0 +1,129 @@
+"""What each seat sees: never the opponent's secrets, the coins' values, the deck or the seed."""
+
+import json
+import random
+
+import pytest
+
+from engine.camping_life import GAME
+from engine.camping_life.moves import BidCard, BidTable
+from engine.camping_life.state import CampingLifeState
+from engine.core import full_view, play
+
+from .conftest import arrange
+
+GAMES = 500
+VIEWERS = (0, 1, None)
+
+
+def hidden_changed(s: CampingLifeState, viewer: int | None) -> CampingLifeState:
+    """The same game with everything ``viewer`` may not see changed."""
+    t = s.clone()
+    t.draw.reverse()
+    t.rng.state ^= 0xDEADBEEF
+    for p in range(s.players):
+        if p == viewer:
+            continue
+        if s.phase != "over":
+            t.secret_missions[p], t.mission_pile[0] = t.mission_pile[0], t.secret_missions[p]
+        t.card_bids = [b.model_copy(update={"coin": 4 - b.coin}) if b.seat == p else b
+                       for b in t.card_bids]
+        if t.hidden_table[p] is not None:
+            t.hidden_table[p] = 4 - t.hidden_table[p]
+        t.coins[p] = [4 - c for c in reversed(t.coins[p])]
+    return t
+
+
+def seen(s: CampingLifeState, viewer: int | None) -> dict:
+    """Everything full_view sends, the log aside (the log is checked move by move)."""
+    legal = GAME.legal_moves(s, viewer) if viewer is not None else []
+    return {"view": GAME.view(s, viewer), "to_act": GAME.to_act(s),
+            "legal": [m.model_dump() for m in legal], "outcome": GAME.outcome(s)}
+
+
+def other_coin(s: CampingLifeState, seat: int, move):
+    """The same move with a different coin from the hand, if there is one."""
+    others = sorted(set(s.coins[seat]) - {move.coin})
+    return move.model_copy(update={"coin": others[0]}) if others else None
+
+
+@pytest.mark.parametrize("block", range(5))
+def test_views_do_not_depend_on_what_the_viewer_may_not_see(block):
+    for seed in range(block * GAMES // 5, (block + 1) * GAMES // 5):
+        rng = random.Random(seed)
+        s = GAME.setup(2, GAME.options(None), seed)
+        while GAME.outcome(s) is None:
+            for viewer in VIEWERS:
+                assert seen(s, viewer) == seen(hidden_changed(s, viewer), viewer), (
+                    f"seed {seed}: the view of {viewer} shows something hidden")
+            (seat,) = GAME.to_act(s)
+            move = rng.choice(GAME.legal_moves(s, seat))
+            nxt = play(GAME, s, seat, move)
+            # Until coins are turned over, a bid with another coin must look the same to
+            # the others, the log included.
+            turns_over = isinstance(move, BidTable) and seat != s.starter
+            if isinstance(move, BidCard | BidTable) and not turns_over:
+                alt = other_coin(s, seat, move)
+                if alt is not None:
+                    twin = play(GAME, s, seat, alt)
+                    assert twin.log == nxt.log
+                    for viewer in (1 - seat, None):
+                        assert seen(twin, viewer) == seen(nxt, viewer)
+            s = nxt
+        for viewer in VIEWERS:
+            revealed = GAME.view(s, viewer)["secret_missions"]
+            assert revealed == GAME.outcome(s).details["secret_missions"]
+
+
+def test_a_seat_sees_its_own_secrets_and_only_counts_of_the_others():
+    s = arrange(["pool", "house", "forest", "pool"], ["tent", "campfire"])
+    card = s.row[2]
+    s = play(GAME, s, 0, {"type": "bid_card", "card": card, "coin": 3})
+    s = play(GAME, s, 0, {"type": "bid_table", "coin": 4})
+    mine, theirs, crowd = (full_view(GAME, s, v) for v in VIEWERS)
+
+    assert mine["secret_mission"]["id"] == s.secret_missions[0]
+    assert theirs["secret_mission"]["id"] == s.secret_missions[1]
+    assert crowd["secret_mission"] is None
+    assert all(v["secret_missions"] is None for v in (mine, theirs, crowd))
+
+    assert mine["row"][2]["bids"] == [{"seat": 0, "coin": 3}]
+    assert theirs["row"][2]["bids"] == crowd["row"][2]["bids"] == [{"seat": 0, "coin": None}]
+    assert mine["seats"][0]["coins"] == [0, 1, 2, 2]
+    assert theirs["seats"][0]["coins"] is None and theirs["seats"][0]["coins_left"] == 4
+    assert mine["seats"][0]["table_coin"] == 4
+    assert theirs["seats"][0]["table_coin"] is None
+    assert theirs["seats"][0]["table_coin_down"] is True
+    assert theirs["seats"][0]["table_coins"] == []
+
+    other_secret = s.secret_missions[0]
+    text = json.dumps(theirs)
+    for word in ("rng", "seed", "draw\":", "mission_pile\": ["):
+        assert word not in text
+    assert f'"id": {other_secret}, "kind": "mission"' not in text
+    assert theirs["draw_pile"] == len(s.draw) and theirs["mission_pile"] == 9
+    assert [e["text"] for e in theirs["log"][-2:]] == [
+        "Red puts a coin on the Forest.", "Red puts a coin on the table."]
+
+
+def test_turned_over_coins_become_public():
+    s = arrange(["pool", "house", "forest", "pool"], ["tent", "campfire"])
+    row = list(s.row)
+    for red, blue in [((row[0], 3, 2), (row[0], 2, 2)), ((row[2], 2, 4), (row[2], 3, 0)),
+                      ((row[3], 0, 1), (row[2], 1, 4))]:
+        for seat, (card, coin, table) in ((0, red), (1, blue)):
+            s = play(GAME, s, seat, {"type": "bid_card", "card": card, "coin": coin})
+            s = play(GAME, s, seat, {"type": "bid_table", "coin": table})
+    view = full_view(GAME, s, 1)
+    assert view["seats"][0]["table_coins"] == [2, 4, 1]
+    assert view["seats"][0]["table_total"] == 7
+    assert view["row"][0]["bids"] == [{"seat": 0, "coin": None}, {"seat": 1, "coin": 2}]
+    s = play(GAME, s, 0, {"type": "pick", "card": s.next_round[0]})
+    s = play(GAME, s, 0, {"type": "place", "card": s.placements[0].card, "row": 0, "col": 0})
+    view = full_view(GAME, s, 1)
+    assert view["row"] == []
+    assert [r["winner"] for r in view["last_reveal"]] == [0, None, 1, 0]
+    assert view["last_reveal"][0]["bids"] == [{"seat": 0, "coins": [3]},
+                                              {"seat": 1, "coins": [2]}]
+    assert view["placing"] == {"seat": 0, "card": view["last_reveal"][0]["card"]}
+    assert [w["seat"] for w in view["waiting"]] == [1, 0]
