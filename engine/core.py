@@ -57,7 +57,12 @@ class Rng(BaseModel):
 
 
 class Event(BaseModel):
-    """One line of the public log: what happened, never anything hidden."""
+    """One line of the public log: what happened, never anything hidden.
+
+    Frozen, so that copies of a state can share the log's entries.
+    """
+
+    model_config = ConfigDict(frozen=True)
 
     text: str
     seat: int | None = None
@@ -185,7 +190,7 @@ def full_view(game: Game[S, M], state: S, seat: int | None) -> dict:
             {"move": m.model_dump(mode="json"), "label": game.describe(state, seat, m)}
             for m in legal
         ],
-        "log": [e.model_dump(mode="json") for e in state.log],
+        "log": [{"text": e.text, "seat": e.seat} for e in state.log],
         "outcome": outcome.model_dump(mode="json") if outcome else None,
         **game.view(state, seat),
     }
