@@ -41,8 +41,10 @@ export function render(root, view, ctx) {
     // Two columns on a wide screen; on a phone the sections are reordered into one (CSS order).
     h("div", { class: "cl-board" },
       h("div", { class: "cl-col cl-main" },
-        rowSection(view, ctx, of),
-        nextSection(view, ctx, of),
+        view.outcome ? null : [
+          rowSection(view, ctx, of),
+          coinsSection(view, ctx, of, me, them),
+          nextSection(view, ctx, of)],
         seatPanel(view, view.seats[me], ctx, of, "large")),
       h("div", { class: "cl-col cl-side" },
         seatPanel(view, view.seats[them], ctx, null, "small"),
@@ -210,9 +212,14 @@ function seatPanel(view, seat, ctx, of, size) {
     })));
   return h("section", { class: `cl-seat cl-panel seat-${seat.seat} ${size}`, "data-testid": mine ? "my-seat" : "their-seat" },
     h("h2", {}, h("span", { class: `dot seat-${seat.seat}` }), own ? `You · ${seat.name}` : `${ctx.seatName(seat.seat)} · ${seat.name}`,
-      h("span", { class: "muted small" }, ` ${seat.cards_in_area}/12 cards · ${seat.terrain_score} pts on the cards`)),
-    coinsLine(view, seat, ctx, of),
+      h("span", { class: "muted small" }, ` ${seat.cards_in_area}/12 cards · ${seat.terrain_score} points on the cards`)),
     area);
+}
+
+// Both players' coins: in hand (the opponent's face down) and on the table.
+function coinsSection(view, ctx, of, me, them) {
+  return h("section", { class: "cl-coins cl-panel", "data-testid": "coins" },
+    [me, them].map((s) => coinsLine(view, view.seats[s], ctx, of)));
 }
 
 function coinsLine(view, seat, ctx, of) {
@@ -232,7 +239,9 @@ function coinsLine(view, seat, ctx, of) {
   } else {
     hand = Array.from({ length: seat.coins_left }, () => coin(seat.seat, null, { hidden: true, testid: "held-coin" }));
   }
-  return h("div", { class: "coins" },
+  const own = seat.seat === view.you;
+  return h("div", { class: "coins", "data-testid": own ? "my-coins" : "their-coins" },
+    h("span", { class: "coins-who" }, h("span", { class: `dot seat-${seat.seat}` }), own ? "You" : ctx.seatName(seat.seat)),
     h("div", { class: "coin-group" }, h("span", { class: "label" }, "In hand"),
       hand.length ? hand : h("span", { class: "muted small" }, "none")),
     h("div", { class: "coin-group" }, h("span", { class: "label" }, seat.table_coins.length ? `On the table (${seat.table_total})` : "On the table"),

@@ -1,0 +1,137 @@
+"""A whole game of Camping Life played through the browser against the heuristic bot."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from engine.camping_life.cards import MISSIONS
+
+PHONE = 375
+LIVE_MOVES = '[data-testid="move"]:not([disabled]):not([aria-disabled="true"])'
+MISSION_TEXTS = [text for _, _, text in MISSIONS]
+CATEGORIES = ["roads", "pools", "forests", "tents", "campfires"]
+
+
+def no_overflow(page: Page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE, f"the table is {width}px wide at a {PHONE}px viewport"
+
+
+def mission_texts(locator) -> set[str]:
+    return set(locator.locator(".mission-text").all_inner_texts())
+
+
+def check_hidden(page: Page) -> None:
+    """Before the end: the opponent's secret mission and the values of their coins stay unseen."""
+    table = page.get_by_test_id("camping-life")
+    expect(table.get_by_test_id("their-secret")).to_have_class("mission down")
+    visible = mission_texts(table.get_by_test_id("my-secret")) | mission_texts(table.get_by_test_id("open-mission"))
+    assert len(visible) == 3
+    text = page.locator("body").inner_text()
+    assert {m for m in MISSION_TEXTS if m in text} == visible, "a mission not yet revealed is on the page"
+    # The opponent (seat 1) has only face-down coins on the cards, and a face-down coin carries
+    # no value: no text, no title, no data.
+    on_cards = table.locator(".stack .coin.seat-1").evaluate_all("els => els.map(e => e.classList.contains('down'))")
+    assert all(on_cards), "an opponent's coin on a card is face up"
+    faces = table.locator(".coin.down").evaluate_all(
+        "els => els.map(e => e.textContent + (e.title || '') + JSON.stringify(e.dataset))")
+    assert all(f == '{"testid":"hidden-coin"}' or f == '{"testid":"held-coin"}' for f in faces), faces
+
+
+def click_a_move(page: Page, rng: random.Random, clicked: dict[str, int]) -> bool:
+    moves = page.locator(LIVE_MOVES)
+    kinds = moves.evaluate_all(
+        "els => els.map(e => e.closest('.cell') ? 'place' : e.closest('.bid-coins') ? 'bid_card'"
+        " : e.closest('.coin-group') ? 'bid_table' : e.closest('.next-cards') ? 'pick' : 'other')")
+    if not kinds:
+        return False
+    pick = rng.randrange(len(kinds))
+    try:
+        moves.nth(pick).click(timeout=2000)
+    except PlaywrightTimeout:
+        return False  # the table was redrawn under the click; look again
+    clicked[kinds[pick]] = clicked.get(kinds[pick], 0) + 1
+    return True
+
+
+def test_whole_game_against_the_bot(new_page):
+    page = new_page("/", width=PHONE, height=800)
+    page.locator("#player-name-input").fill("Ana")
+    page.locator("#player-name-input").press("Enter")
+    expect(page.get_by_test_id("player-name")).to_have_text("Ana")
+    page.get_by_test_id("game-camping-life").click()
+    expect(page.get_by_test_id("game-camping-life")).to_have_attribute("aria-checked", "true")
+    page.get_by_test_id("create-lobby").click()
+    page.wait_for_url("**/lobbies/*")
+    expect(page.get_by_test_id("seat")).to_have_count(2)
+    page.get_by_test_id("bot-level").select_option("heuristic")
+    page.get_by_test_id("add-bot").click()
+    expect(page.get_by_test_id("seat").nth(1)).to_contain_text("heuristic")
+    page.get_by_test_id("start").click()
+    page.wait_for_url("**/games/*")
+
+    table = page.get_by_test_id("camping-life")
+    expect(table).to_be_visible()
+    expect(table.get_by_test_id("row-card")).to_have_count(4)
+    expect(table.get_by_test_id("my-area").locator(".cell")).to_have_count(12)
+    expect(table.get_by_test_id("their-area").locator(".cell")).to_have_count(12)
+    expect(table.get_by_test_id("open-mission")).to_have_count(2)
+    no_overflow(page)
+
+    rng = random.Random(7)
+    clicked: dict[str, int] = {}
+    reveals = 0
+    deadline = time.monotonic() + 150
+    while not page.get_by_test_id("outcome").is_visible():
+        assert time.monotonic() < deadline, "the game did not finish"
+        check_hidden(page)
+        # Every legal move sits on the table: nothing is left for the frame's bar.
+        expect(page.get_by_test_id("moves-bar")).to_have_count(0)
+        # Placing: the clickable cells are highlighted empty spaces, offered only with that prompt.
+        cells = table.get_by_test_id("my-area").locator('[data-testid="move"]')
+        if cells.count():
+            expect(table.get_by_test_id("cl-prompt")).to_contain_text("Place the")
+            assert cells.count() == table.get_by_test_id("my-area").locator(".cell.empty.target").count()
+        reveals += table.get_by_test_id("reveal").count()
+        if sum(clicked.values()) % 20 == 19:
+            no_overflow(page)
+        if not click_a_move(page, rng, clicked):
+            page.wait_for_timeout(50)
+
+    for kind in ("bid_card", "bid_table", "place"):
+        assert clicked.get(kind, 0) > 0, clicked
+    assert reveals > 0, "the turn-over of coins on cards was never shown"
+    expect(page.locator(LIVE_MOVES)).to_have_count(0)
+
+    # The final scoring: every category and every mission for both players, and the winner.
+    breakdown = table.get_by_test_id("breakdown")
+    expect(breakdown).to_be_visible()
+    categories = breakdown.get_by_test_id("category")
+    expect(categories).to_have_count(len(CATEGORIES))
+    assert [c.get_attribute("data-category") for c in categories.all()] == CATEGORIES
+    expect(breakdown.get_by_test_id("mission-score")).to_have_count(4)
+    for row in breakdown.locator("tbody tr, tfoot tr").all():
+        expect(row.locator("td")).to_have_count(2)
+    # The opponent's secret mission is revealed now, and it was never on the page before.
+    theirs = table.get_by_test_id("their-secret")
+    expect(theirs).not_to_have_class("mission down")
+    [secret] = mission_texts(theirs)
+    assert secret in MISSION_TEXTS
+    expect(breakdown).to_contain_text(secret)
+
+    totals = [int(t) for t in breakdown.locator("tfoot td").all_inner_texts()]
+    outcome = page.get_by_test_id("outcome")
+    expect(outcome.get_by_test_id("winner")).to_contain_text("win")
+    scores = sorted(int(s) for s in outcome.get_by_test_id("score").all_inner_texts())
+    assert scores == sorted(totals)
+    you_win = "You win" in outcome.get_by_test_id("winner").inner_text()
+    assert ("Ana" in table.get_by_test_id("cl-winner").inner_text()) == you_win
+    no_overflow(page)
+    page.screenshot(path="/tmp/camping-life-phone-end.png", full_page=True)
+    page.set_viewport_size({"width": 1100, "height": 900})
+    expect(breakdown).to_be_visible()
+    page.screenshot(path="/tmp/camping-life-desktop-end.png", full_page=True)
