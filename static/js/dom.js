@@ -25,6 +25,13 @@ export function clear(el) {
   return el;
 }
 
+// Replace el's children, skipping null/false like h() does (replaceChildren would print "null").
+export function fill(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
+
 export function errorBox(message) {
   return h("p", { class: "error", role: "alert" }, message);
 }

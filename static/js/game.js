@@ -2,21 +2,20 @@
 // log, outcome, and a per-game renderer from /static/games/{kind}.js.
 import { applyPatch } from "/static/vendor/fast-json-patch/core.js";
 import { wsUrl } from "./api.js";
-import { h } from "./dom.js";
-import { LiveSocket } from "./socket.js";
+import { h, fill } from "./dom.js";
+import { LiveSocket, STATUS_TEXT } from "./socket.js";
 
-const CONNECTION = { connecting: "Connecting…", online: "Live", offline: "Reconnecting…" };
+const renderers = {}; // kind -> promise of its module (null when it has none)
 
 export function gamePage(root, gameId) {
   document.title = "Game · Campground";
   let view = null;
   let version = null;
-  let renderer = null;
-  let loadedKind = null;
   let pending = null; // ref of the move in flight
   let flash = "";
   let connection = "connecting";
   let refs = 0;
+  let socket = null; // opened last: its first status report redraws the frame
 
   const parts = {
     head: h("div", { class: "game-head" }),
@@ -28,36 +27,6 @@ export function gamePage(root, gameId) {
   root.append(h("div", { class: "game" },
     parts.head, parts.outcome, parts.table, parts.moves, parts.log));
   parts.table.append(h("p", { class: "muted" }, "Joining the table…"));
-
-  const socket = new LiveSocket(wsUrl(`/ws/games/${gameId}`), {
-    onStatus: (status) => {
-      connection = status;
-      if (status !== "online") pending = null;
-      draw();
-    },
-    onMessage: (msg) => {
-      if (msg.type === "state") {
-        view = msg.view;
-        version = msg.version;
-      } else if (msg.type === "patch") {
-        if (msg.from !== version) return socket.send({ type: "sync" });
-        try {
-          view = applyPatch(view, msg.ops, false, true).newDocument;
-          version = msg.version;
-        } catch {
-          return socket.send({ type: "sync" });
-        }
-        flash = "";
-      } else if (msg.type === "ack") {
-        if (msg.ref === pending) pending = null;
-      } else if (msg.type === "error") {
-        if (!msg.ref || msg.ref === pending) pending = null;
-        flash = msg.message || msg.code || "That did not work.";
-        if (msg.code === "stale") socket.send({ type: "sync" });
-      }
-      draw();
-    },
-  });
 
   const send = (move) => {
     if (pending || !view) return;
@@ -77,12 +46,11 @@ export function gamePage(root, gameId) {
     drawHead();
     if (!view) return;
     const kind = view.table?.kind || view.game;
-    if (kind !== loadedKind) {
-      loadedKind = kind;
-      renderer = await loadRenderer(kind);
-    }
+    renderers[kind] ??= loadRenderer(kind);
+    const renderer = await renderers[kind];
+    if (!view) return;
     document.title = `${view.table?.title || kind} · Campground`;
-    parts.outcome.replaceChildren(view.outcome ? outcomeBox(view, seatName) : "");
+    fill(parts.outcome, view.outcome ? outcomeBox(view, seatName) : "");
 
     // The renderer marks the legal moves it placed; the rest go in the "Your moves" bar.
     const handled = new Set();
@@ -114,31 +82,63 @@ export function gamePage(root, gameId) {
       try {
         renderer.render(parts.table, view, ctx);
       } catch (err) {
-        parts.table.replaceChildren(h("p", { class: "error" }, `This table could not be drawn: ${err.message}`));
+        fill(parts.table, h("p", { class: "error" }, `This table could not be drawn: ${err.message}`));
       }
     }
     const rest = (view.legal_moves || []).filter((entry) => !handled.has(entry));
-    parts.moves.replaceChildren(rest.length
+    fill(parts.moves, rest.length
       ? h("section", { class: "moves-bar", "data-testid": "moves-bar" },
         h("h2", {}, "Your moves"), h("div", { class: "buttons" }, rest.map((entry) => ctx.moveButton(entry))))
       : "");
-    parts.log.replaceChildren(logBox(view.log || [], seatName));
+    const logText = renderer?.logText ? (event) => renderer.logText(event, ctx) : (event) => event.text;
+    fill(parts.log, logBox(view.log || [], seatName, logText));
   };
 
   const drawHead = () => {
     const status = !view ? "" : view.outcome ? "Game over"
       : view.to_act.includes(view.you) ? (view.to_act.length > 1 ? "Your move (others decide too)" : "Your turn")
         : view.to_act.length ? `Waiting for ${view.to_act.map(seatName).join(", ")}` : "";
-    parts.head.replaceChildren(
+    fill(parts.head, 
       h("div", { class: "title-row" },
         h("h1", {}, view?.table?.title || "Game"),
-        h("span", { class: `pill ${connection}`, "data-testid": "connection" }, CONNECTION[connection])),
+        h("span", { class: `pill ${connection}`, "data-testid": "connection" }, STATUS_TEXT[connection])),
       view ? seatsStrip(view, seatName) : null,
       status ? h("p", { class: view?.to_act.includes(view.you) && !view.outcome ? "turn yours" : "turn", "data-testid": "turn" },
         status, pending ? " · sending…" : "") : null,
       flash ? h("p", { class: "error", role: "alert", "data-testid": "flash" }, flash) : null,
     );
   };
+
+  socket = new LiveSocket(wsUrl(`/ws/games/${gameId}`), {
+    onStatus: (status, reason) => {
+      connection = status;
+      if (status !== "online") pending = null;
+      if (status === "gone") flash = reason || "This game cannot be opened.";
+      draw();
+    },
+    onMessage: (msg) => {
+      if (msg.type === "state") {
+        view = msg.view;
+        version = msg.version;
+      } else if (msg.type === "patch") {
+        if (msg.from !== version) return socket.send({ type: "sync" });
+        try {
+          view = applyPatch(view, msg.ops, false, true).newDocument;
+          version = msg.version;
+        } catch {
+          return socket.send({ type: "sync" });
+        }
+        flash = "";
+      } else if (msg.type === "ack") {
+        if (msg.ref === pending) pending = null;
+      } else if (msg.type === "error") {
+        if (!msg.ref || msg.ref === pending) pending = null;
+        flash = msg.message || msg.code || "That did not work.";
+        if (msg.code === "stale_version") socket.send({ type: "sync" });
+      }
+      draw();
+    },
+  });
 
   return () => socket.close();
 }
@@ -161,8 +161,9 @@ function seatsStrip(view, seatName) {
     const winner = view.outcome?.winners.includes(s.seat);
     return h("li", { class: ["chip", acting && "acting", s.seat === view.you && "you", winner && "winner"].filter(Boolean).join(" ") },
       acting ? h("span", { class: "dot", "aria-label": "to act" }) : null,
+      h("span", { class: "badge" }, s.seat + 1),
       seatName(s.seat),
-      s.bot ? h("span", { class: "tag bot" }, `bot`) : null,
+      s.bot ? h("span", { title: `bot (${s.bot})`, "aria-label": "bot" }, " 🤖") : null,
       s.seat === view.you ? h("span", { class: "tag you" }, "you") : null,
       winner ? " 🏆" : null);
   }));
@@ -186,9 +187,10 @@ function outcomeBox(view, seatName) {
     h("p", {}, h("a", { href: "/", "data-nav": true, class: "button primary" }, "Back to camp")));
 }
 
-function logBox(log, seatName) {
-  const items = log.map((event, i) => h("li", { class: event.seat == null ? "" : `seat-${event.seat % 5}` },
-    event.seat == null ? null : h("span", { class: "who" }, seatName(event.seat)), event.text)).reverse();
+function logBox(log, seatName, logText) {
+  const items = log.map((event) => h("li", {},
+    event.seat == null ? null : h("span", { class: "badge", title: seatName(event.seat) }, event.seat + 1),
+    logText(event))).reverse();
   return h("section", { class: "log card" },
     h("h2", {}, "What happened"),
     items.length ? h("ol", { "data-testid": "log", reversed: true }, items) : h("p", { class: "muted" }, "Nothing yet."));

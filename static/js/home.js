@@ -1,6 +1,6 @@
 // Home: who you are, a new lobby for any game, and the open public lobbies.
 import { api } from "./api.js";
-import { clear, errorBox, h } from "./dom.js";
+import { clear, errorBox, h, fill } from "./dom.js";
 import { navigate } from "./main.js";
 import { optionsForm } from "./options.js";
 import { getPlayer, playerBox } from "./player.js";
@@ -17,7 +17,7 @@ export function homePage(root) {
     try {
       showLobbies(lobbies, await api("GET", "/api/lobbies"), () => player);
     } catch (err) {
-      lobbies.replaceChildren(errorBox(err.message));
+      fill(lobbies, errorBox(err.message));
     }
     if (!stopped) timer = setTimeout(refresh, 5000);
   };
@@ -30,7 +30,7 @@ export function homePage(root) {
       root.prepend(playerBox(me, (p) => { player = p; }, { prompt: "Your name around the campfire" }));
       showCreate(create, games, () => player);
     } catch (err) {
-      create.replaceChildren(errorBox(err.message));
+      fill(create, errorBox(err.message));
     }
   })();
   refresh();
@@ -95,7 +95,7 @@ function showCreate(box, games, getMe) {
         submit.disabled = false;
       }
     };
-    form.replaceChildren(
+    fill(form, 
       options ? options.element : null,
       h("div", { class: "row wrap" },
         h("div", { class: "field" }, h("label", { for: "seats" }, "Seats"), seats),
@@ -111,11 +111,11 @@ function showCreate(box, games, getMe) {
 
 function showLobbies(box, list, getMe) {
   if (!list.length) {
-    box.replaceChildren(h("p", { class: "empty" },
+    fill(box, h("p", { class: "empty" },
       "No open tables right now. Start one above, or share a private invite link with friends."));
     return;
   }
-  box.replaceChildren(...list.map((lobby) => {
+  fill(box, ...list.map((lobby) => {
     const taken = lobby.seats.filter((s) => s.player || s.bot).length;
     const host = lobby.seats.find((s) => s.player && s.player.id === lobby.host_id)?.player.name;
     const mine = lobby.seats.some((s) => s.player && s.player.id === getMe()?.id);
@@ -125,7 +125,7 @@ function showLobbies(box, list, getMe) {
       onclick: async () => {
         if (mine) return navigate(`/lobbies/${lobby.id}`);
         if (!getMe()) {
-          error.replaceChildren(errorBox("Enter your name first."));
+          fill(error, errorBox("Enter your name first."));
           return;
         }
         join.disabled = true;
@@ -133,7 +133,7 @@ function showLobbies(box, list, getMe) {
           await api("POST", `/api/lobbies/${lobby.id}/join`);
           navigate(`/lobbies/${lobby.id}`);
         } catch (err) {
-          error.replaceChildren(errorBox(err.message));
+          fill(error, errorBox(err.message));
           join.disabled = false;
         }
       },

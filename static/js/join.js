@@ -1,6 +1,6 @@
 // /join/{code}: make sure we have a name, take a seat, go to the lobby.
 import { api } from "./api.js";
-import { errorBox, h } from "./dom.js";
+import { errorBox, h, fill } from "./dom.js";
 import { navigate } from "./main.js";
 import { getPlayer, playerBox } from "./player.js";
 
@@ -11,12 +11,12 @@ export function joinPage(root, code) {
   root.append(card);
 
   const join = async () => {
-    status.replaceChildren(h("p", { class: "muted" }, "Taking a seat…"));
+    fill(status, h("p", { class: "muted" }, "Taking a seat…"));
     try {
       const lobby = await api("POST", "/api/lobbies/join", { invite_code: code });
       navigate(`/lobbies/${lobby.id}`, { replace: true });
     } catch (err) {
-      status.replaceChildren(errorBox(joinError(err)), h("p", {}, h("a", { href: "/", "data-nav": true }, "Back to camp")));
+      fill(status, errorBox(joinError(err)), h("p", {}, h("a", { href: "/", "data-nav": true }, "Back to camp")));
     }
   };
 
@@ -26,7 +26,7 @@ export function joinPage(root, code) {
       playerBox(null, join, { prompt: "You are invited! What should the others call you?" }),
       status,
     );
-  }, (err) => status.replaceChildren(errorBox(err.message)));
+  }, (err) => fill(status, errorBox(err.message)));
 }
 
 function joinError(err) {

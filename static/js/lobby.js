@@ -1,15 +1,16 @@
 // Lobby: invite link, seats, host controls, live over /ws/lobbies/{id}; moves everyone to the game.
 import { api, wsUrl } from "./api.js";
-import { errorBox, h } from "./dom.js";
+import { errorBox, h, fill } from "./dom.js";
 import { navigate } from "./main.js";
 import { getPlayer, playerBox } from "./player.js";
-import { LiveSocket } from "./socket.js";
+import { LiveSocket, STATUS_TEXT } from "./socket.js";
 
 export function lobbyPage(root, lobbyId) {
   document.title = "Lobby · Campground";
   let lobby = null;
   let me = null;
   let levels = ["random", "heuristic"];
+  const chosenLevel = {}; // seat -> bot level picked in its select, kept across redraws
   let socket = null;
   let connection = "connecting";
   const error = h("div", { class: "flash" });
@@ -23,12 +24,13 @@ export function lobbyPage(root, lobbyId) {
       if (result && result.seats) update(result);
       return result;
     } catch (err) {
-      error.replaceChildren(errorBox(err.message));
+      fill(error, errorBox(err.message));
       return null;
     }
   };
 
   const update = (next) => {
+    if (lobby && JSON.stringify(lobby) === JSON.stringify(next)) return;
     lobby = next;
     if (lobby.game_id && lobby.seats.some((s) => s.player && s.player.id === me?.id)) {
       navigate(`/games/${lobby.game_id}`, { replace: true });
@@ -42,11 +44,11 @@ export function lobbyPage(root, lobbyId) {
     const host = me && lobby.host_id === me.id;
     const seated = lobby.seats.some((s) => s.player && s.player.id === me?.id);
     const full = lobby.seats.every((s) => s.player || s.bot);
-    body.replaceChildren(
+    fill(body, 
       h("section", { class: "card" },
         h("div", { class: "title-row" },
           h("h1", {}, lobby.title),
-          h("span", { class: `pill ${connection}`, "data-testid": "connection" }, connection)),
+          h("span", { class: `pill ${connection}`, "data-testid": "connection" }, STATUS_TEXT[connection])),
         h("p", { class: "muted" }, lobby.private ? "Private table" : "Public table", " · ",
           lobby.game_id ? "already started" : full ? "every seat is taken" : "waiting for players"),
         seated || host ? inviteBox(lobby) : null,
@@ -95,8 +97,10 @@ export function lobbyPage(root, lobbyId) {
     } else {
       who = h("span", { class: "muted" }, "Empty seat");
       if (host && !lobby.game_id) {
-        const level = h("select", { "aria-label": `Bot level for seat ${seat.seat + 1}`, "data-testid": "bot-level" },
-          levels.map((l) => h("option", { value: l }, l)));
+        const level = h("select", {
+          "aria-label": `Bot level for seat ${seat.seat + 1}`, "data-testid": "bot-level",
+          onchange: () => { chosenLevel[seat.seat] = level.value; },
+        }, levels.map((l) => h("option", { value: l, selected: l === chosenLevel[seat.seat] }, l)));
         controls = h("span", { class: "row" }, level, h("button", {
           "data-testid": "add-bot",
           onclick: () => act("POST", `/api/lobbies/${lobby.id}/bots`, { seat: seat.seat, level: level.value }),
@@ -114,10 +118,11 @@ export function lobbyPage(root, lobbyId) {
   const connect = () => {
     socket = new LiveSocket(wsUrl(`/ws/lobbies/${lobbyId}`), {
       onMessage: (msg) => { if (msg.type === "lobby") update(msg.lobby); },
-      onStatus: (status) => {
+      onStatus: (status, reason) => {
         connection = status;
+        if (status === "gone") fill(error, errorBox(reason || "This lobby is gone."));
         const pill = body.querySelector('[data-testid="connection"]');
-        if (pill) { pill.textContent = status; pill.className = `pill ${status}`; }
+        if (pill) { pill.textContent = STATUS_TEXT[status]; pill.className = `pill ${status}`; }
       },
     });
   };
@@ -126,7 +131,7 @@ export function lobbyPage(root, lobbyId) {
     try {
       me = await getPlayer();
       if (!me) {
-        body.replaceChildren(playerBox(null, () => location.reload(), { prompt: "Enter your name to open this lobby" }));
+        fill(body, playerBox(null, () => location.reload(), { prompt: "Enter your name to open this lobby" }));
         return;
       }
       const [first, games] = await Promise.all([
@@ -138,7 +143,7 @@ export function lobbyPage(root, lobbyId) {
       update(first);
       if (!first.game_id) connect();
     } catch (err) {
-      body.replaceChildren(errorBox(err.message), h("p", {}, h("a", { href: "/", "data-nav": true }, "Back to camp")));
+      fill(body, errorBox(err.message), h("p", {}, h("a", { href: "/", "data-nav": true }, "Back to camp")));
     }
   })();
 

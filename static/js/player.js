@@ -1,6 +1,6 @@
 // Who is playing: ask for a name once, then show "Playing as Ana · change".
 import { api, currentPlayer } from "./api.js";
-import { errorBox, h } from "./dom.js";
+import { errorBox, h, fill } from "./dom.js";
 
 let cached; // the current player, null for none, undefined before the first look-up
 
@@ -17,12 +17,12 @@ async function register(name) {
 // A box that shows the player or a name form; onReady(player) runs whenever a name is set.
 export function playerBox(player, onReady, { prompt = "What should we call you?" } = {}) {
   const box = h("section", { class: "player", "data-testid": "player" });
-  const show = (p) => box.replaceChildren(p ? playingAs(p) : nameForm(p));
+  const show = (p) => fill(box, p ? playingAs(p) : nameForm(p));
 
   const playingAs = (p) =>
     h("p", { class: "playing-as" },
       "Playing as ", h("strong", { "data-testid": "player-name" }, p.name), " · ",
-      h("button", { class: "link", type: "button", onclick: () => box.replaceChildren(nameForm(p)) }, "change"));
+      h("button", { class: "link", type: "button", onclick: () => fill(box, nameForm(p)) }, "change"));
 
   const nameForm = (p) => {
     const input = h("input", {
@@ -43,7 +43,7 @@ export function playerBox(player, onReady, { prompt = "What should we call you?"
           show(created);
           onReady(created);
         } catch (err) {
-          error.replaceChildren(errorBox(err.message));
+          fill(error, errorBox(err.message));
         }
       },
     },

@@ -1,4 +1,6 @@
-// A WebSocket that reconnects with backoff until it is closed on purpose.
+// A WebSocket that reconnects with backoff until it is closed on purpose or refused (4xxx).
+export const STATUS_TEXT = { connecting: "Connecting…", online: "Live", offline: "Reconnecting…", gone: "Closed" };
+
 export class LiveSocket {
   constructor(url, { onMessage, onStatus }) {
     this.url = url;
@@ -18,8 +20,14 @@ export class LiveSocket {
       this.onStatus("online");
     };
     ws.onmessage = (event) => this.onMessage(JSON.parse(event.data));
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       if (this.closed) return;
+      // 4xxx: the server refused for good (e.g. 4404 no such game); retrying will not help.
+      if (event.code >= 4000 && event.code < 5000) {
+        this.closed = true;
+        this.onStatus("gone", event.reason);
+        return;
+      }
       this.onStatus("offline");
       this.timer = setTimeout(() => this.open(), this.delay);
       this.delay = Math.min(this.delay * 2, 10000);

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -56,9 +57,12 @@ def server_url(tmp_path_factory) -> str:
 
     work = tmp_path_factory.mktemp("server")
     url = f"sqlite+aiosqlite:///{work / 'campground.db'}"
-    upgrade(url)
+    # upgrade() runs its own event loop; Playwright's sync API may already hold this thread's.
+    migration = ThreadPoolExecutor(1)
+    migration.submit(upgrade, url).result()
+    migration.shutdown()
     port = _free_port()
-    env = {**os.environ, "DATABASE_URL": url, "BOT_DELAY": "0.05", "PUBLIC_URL": f"http://127.0.0.1:{port}"}
+    env = {**os.environ, "DATABASE_URL": url, "BOT_DELAY": "0", "PUBLIC_URL": f"http://127.0.0.1:{port}"}
     log = open(work / "server.log", "wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port)],

@@ -1,0 +1,173 @@
+// Let's Take a Hike: backpacks drawn as their seven spaces, the trail (piles and hike), scores.
+// Every control comes from view.legal_moves; moves not placed here fall to the frame's bar.
+import { h } from "/static/js/dom.js";
+
+const ICONS = {
+  tent: "⛺", sleeping_bag: "🛌", pans: "🍳", camera: "📷", map: "🗺️", compass: "🧭",
+  flashlight: "🔦", water_bottle: "💧", walking_stick: "🦯", bear_spray: "🧯", socks: "🧦",
+  granola_bar: "🍫", raccoon: "🦝", skunk: "🦨", blister: "🩹", bear: "🐻",
+};
+const SPACE_TITLES = {
+  top: "Top", left_hand: "Left hand", left_pocket: "Left pocket", middle: "Middle",
+  right_pocket: "Right pocket", right_hand: "Right hand", bottom: "Bottom",
+};
+const BUTTON_MOVES = ["draw", "hike", "join", "stay", "continue"];
+
+export function render(root, view, ctx) {
+  const moves = view.legal_moves;
+  const of = (type) => moves.filter((e) => e.move.type === type);
+  const me = view.you == null ? null : view.seats[view.you];
+
+  root.append(h("div", { class: "hike" },
+    prompt(view, ctx, of),
+    trail(view, ctx, of),
+    me ? h("section", { class: "hike-mine" },
+      h("h2", {}, "Your backpack ", h("span", { class: "muted" }, `${me.backpack_miles} mi packed`)),
+      backpack(view, me, ctx, of, "large"),
+      seatNotes(view, me, ctx)) : null,
+    h("section", { class: "hike-others" },
+      view.seats.filter((s) => s.seat !== view.you).map((s) =>
+        h("div", { class: `hike-seat${s.hiking ? " hiking" : ""}`, "data-testid": "other-backpack" },
+          h("h3", {}, seatLabel(s.seat, ctx)),
+          h("p", { class: "muted small packed" }, `${s.backpack_miles} mi packed · ${s.score} mi hiked`),
+          backpack(view, s, ctx, null, "small"),
+          seatNotes(view, s, ctx)))),
+    scoreboard(view, ctx)));
+}
+
+// The engine's log says "Player 2"; show the name sitting in that seat instead.
+export function logText(event, ctx) {
+  return event.text.replace(/\bPlayer (\d+)\b/g, (_, n) => ctx.seatName(Number(n) - 1));
+}
+
+function seatLabel(seat, ctx) {
+  return [h("span", { class: "badge" }, seat + 1), ctx.seatName(seat)];
+}
+
+function icon(card) {
+  return ICONS[card.name] || (card.kind === "hazard" ? "⚠️" : "🎒");
+}
+
+function cardEl(card, extra = "") {
+  return h("div", { class: `hcard ${card.kind} ${extra}`.trim(), title: `${card.title}${card.kind === "item" ? `, ${card.miles} mi` : " (hazard)"}` },
+    h("span", { class: "icon", "aria-hidden": "true" }, icon(card)),
+    h("span", { class: "name" }, card.title),
+    card.kind === "item" ? h("span", { class: "miles" }, `${card.miles} mi`) : h("span", { class: "miles" }, "hazard"));
+}
+
+// What you are asked now, with the plain-button moves (draw, hike, join, stay, continue, drop out).
+// While others decide, the frame's turn line already says who is awaited.
+function prompt(view, ctx, of) {
+  if (!view.to_act.includes(view.you) || view.outcome) return null;
+  const owes = view.seats[view.you].owes;
+  let text = "Your move.";
+  if (owes) text = oweText(owes);
+  else if (view.phase === "pack") text = of("pack").length
+    ? `Pack the ${view.pending.title}: tap a space in your backpack.`
+    : `No room for the ${view.pending.title}: tap a card to discard.`;
+  else if (view.phase === "join") text = `${ctx.seatName(view.hike.lead)} is taking a hike. Will you join?`;
+  else if (view.phase === "decide") text = "Continue the hike, or drop out and score?";
+  else if (view.phase === "turn") text = "Your turn: draw a card for your backpack, or take a hike.";
+
+  const buttons = BUTTON_MOVES.flatMap(of).map((e) => ctx.moveButton(e));
+  // Dropping out with nothing to pick (or taking the whole pile) is a button; scoring one card is a tap on it.
+  const dropAll = of("drop_out").filter((e) => e.move.score == null).map((e) => ctx.moveButton(e));
+  return h("section", { class: "hike-prompt", "data-testid": "hike-prompt" },
+    view.pending && view.phase === "pack" ? pendingCard(view, ctx, of) : null,
+    h("div", { class: "ask" },
+      h("p", {}, text),
+      buttons.length || dropAll.length ? h("div", { class: "buttons" }, buttons, dropAll) : null,
+      of("drop_out").some((e) => e.move.score != null)
+        ? h("p", { class: "muted small" }, "To drop out, tap the hiking-pile card you score.") : null));
+}
+
+function oweText(owes) {
+  if (owes.rule === "miles") return `No ${owes.reason} in your backpack: discard cards worth at least ${plural(owes.miles, "more mile")}.`;
+  if (owes.rule === "highest") return `The ${owes.reason}: discard one of your cards with the most miles.`;
+  return `The ${owes.reason}: discard ${plural(owes.count, "card")} of your choice.`;
+}
+
+function oweTag(owes) {
+  if (owes.rule === "miles") return `owes ${owes.miles} mi (${owes.reason})`;
+  if (owes.rule === "highest") return `${owes.reason}: loses a top card`;
+  return `${owes.reason}: discards ${owes.count}`;
+}
+
+function pendingCard(view, ctx, of) {
+  const card = cardEl(view.pending, "pending");
+  const discardNew = of("discard").find((e) => e.move.card === view.pending.id);
+  if (discardNew) ctx.moveControl(card, discardNew);
+  return h("div", { class: "pending-wrap" }, h("span", { class: "small muted" }, "Drawn"), card);
+}
+
+function trail(view, ctx, of) {
+  const hike = view.hike;
+  const scorable = new Map(of("drop_out").filter((e) => e.move.score != null).map((e) => [e.move.score, e]));
+  const pile = hike ? hike.pile.map((c) => {
+    const el = cardEl(c);
+    if (scorable.has(c.id)) ctx.moveControl(el, scorable.get(c.id));
+    return el;
+  }) : [];
+  return h("section", { class: "hike-trail" },
+    h("div", { class: "piles" },
+      h("div", { class: "pile", "data-testid": "draw-pile" }, h("strong", {}, view.draw_pile), h("span", {}, "draw pile")),
+      h("div", { class: "pile discard" }, h("strong", {}, view.discard_pile), h("span", {}, "discards"))),
+    h("div", { class: "hiking" },
+      hike ? [
+        h("p", { class: "hikers" }, "🥾 Lead hiker: ", h("strong", {}, ctx.seatName(hike.lead)),
+          hike.hikers.length > 1 ? [" · with ", hike.hikers.filter((s) => s !== hike.lead).map(ctx.seatName).join(", ")] : null,
+          hike.dropped_out.length ? h("span", { class: "muted" }, ` · back at camp: ${hike.dropped_out.map(ctx.seatName).join(", ")}`) : null),
+        h("div", { class: "hike-pile", "data-testid": "hiking-pile" },
+          pile.length ? pile : h("span", { class: "muted" }, "No card turned up yet.")),
+        h("p", { class: "muted small" }, `Hiking pile: ${hike.pile_miles} mi`,
+          view.ended_during_hike ? " · the draw pile ran out: this is the last hike" : ""),
+      ] : h("p", { class: "muted" }, "Nobody is on a hike. The hiking pile is empty.")));
+}
+
+// The seven spaces in the shape of a backpack; packing and discarding happen by tapping them.
+function backpack(view, seat, ctx, of, size) {
+  const packs = of ? new Map(of("pack").map((e) => [e.move.space, e])) : new Map();
+  const discards = of ? of("discard").filter((e) => e.move.card !== view.pending?.id) : [];
+  const names = new Map(Object.values(seat.backpack).filter(Boolean).map((c) => [c.id, c.name]));
+  return h("div", { class: `backpack ${size}`, "data-testid": size === "large" ? "my-backpack" : null },
+    h("div", { class: "pack-body", "aria-hidden": "true" }),
+    view.spaces.map((space) => {
+      const card = seat.backpack[space];
+      const cell = h("div", { class: `space ${space}${card ? "" : " empty"}`, "data-space": space },
+        card ? cardEl(card) : h("span", { class: "space-name" }, SPACE_TITLES[space] || space));
+      const pack = packs.get(space);
+      const discard = card && discards.find((e) => names.get(e.move.card) === card.name);
+      if (pack) {
+        cell.classList.add("target");
+        cell.append(h("span", { class: "hint" }, card ? "swap in" : "pack here"));
+        ctx.moveControl(cell, pack);
+      } else if (discard) {
+        cell.classList.add("target", "discard");
+        cell.append(h("span", { class: "hint" }, "discard"));
+        ctx.moveControl(cell, discard);
+      }
+      return cell;
+    }));
+}
+
+function seatNotes(view, seat, ctx) {
+  const hike = view.hike;
+  const notes = [];
+  if (hike?.lead === seat.seat) notes.push(h("span", { class: "tag lead" }, "🥾 lead hiker"));
+  else if (seat.hiking) notes.push(h("span", { class: "tag hiker" }, "hiking"));
+  else if (hike?.dropped_out.includes(seat.seat)) notes.push(h("span", { class: "tag" }, "back at camp"));
+  if (seat.owes) notes.push(h("span", { class: "tag owes" }, oweTag(seat.owes)));
+  if (view.turn === seat.seat && !view.outcome) notes.push(h("span", { class: "tag" }, "turn"));
+  return notes.length ? h("p", { class: "notes" }, notes) : null;
+}
+
+function scoreboard(view, ctx) {
+  return h("section", { class: "hike-scores card", "data-testid": "scoreboard" },
+    h("h2", {}, "Miles hiked"),
+    h("ul", {}, view.seats.map((s) => h("li", {},
+      h("span", { class: "who" }, seatLabel(s.seat, ctx)),
+      h("strong", {}, `${s.score} mi`),
+      h("span", { class: "scored" }, s.scored.length
+        ? s.scored.map((c) => h("span", { class: "mini", title: `${c.title}, ${c.miles} mi` }, icon(c), c.miles))
+        : h("span", { class: "muted small" }, "no cards yet"))))));
+}

@@ -1,0 +1,120 @@
+"""A whole game of Let's Take a Hike played through the browser: two players and a bot."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+PHONE = 375
+LIVE_MOVES = '[data-testid="move"]:not([disabled]):not([aria-disabled="true"])'
+
+
+def no_overflow(page: Page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE, f"{page.url} is {width}px wide at a {PHONE}px viewport"
+
+
+def set_name(page: Page, name: str) -> None:
+    page.locator("#player-name-input").fill(name)
+    page.locator("#player-name-input").press("Enter")
+    expect(page.get_by_test_id("player-name")).to_have_text(name)
+
+
+def click_a_move(page: Page, rng: random.Random) -> bool:
+    """Click one of the page's legal-move controls, if it has any; early on prefer drawing."""
+    moves = page.locator(LIVE_MOVES)
+    labels = moves.evaluate_all("els => els.map(e => e.title || e.textContent)")
+    if not labels:
+        return False
+    draws = [i for i, label in enumerate(labels) if label.startswith("Draw a card")]
+    pick = draws[0] if draws and rng.random() < 0.6 else rng.randrange(len(labels))
+    try:
+        moves.nth(pick).click(timeout=2000)
+    except PlaywrightTimeout:
+        return False  # the table was redrawn under the click; look again
+    return True
+
+
+def test_three_seat_game_played_in_two_browsers(new_page):
+    host = new_page("/")
+    expect(host.get_by_test_id("game-hike")).to_be_visible()
+    set_name(host, "Ana")
+    host.get_by_test_id("game-hike").click()
+    expect(host.get_by_test_id("game-hike")).to_have_attribute("aria-checked", "true")
+    host.get_by_test_id("seats").select_option("3")
+    expect(host.get_by_test_id("visibility")).to_have_value("private")
+    host.get_by_test_id("create-lobby").click()
+    host.wait_for_url("**/lobbies/*")
+    invite = host.get_by_test_id("invite-url").input_value()
+    assert "/join/" in invite
+    expect(host.get_by_test_id("seat")).to_have_count(3)
+    expect(host.get_by_test_id("start")).to_be_disabled()
+
+    # The guest, on a phone: the home page first, then the invite link.
+    guest = new_page("/", width=PHONE, height=760)
+    expect(guest.locator("#player-name-input")).to_be_visible()
+    no_overflow(guest)
+    guest.goto(invite)
+    set_name(guest, "Bruno")
+    guest.wait_for_url("**/lobbies/*")
+    expect(guest.get_by_test_id("seat").nth(1)).to_contain_text("Bruno")
+    no_overflow(guest)
+
+    # The host sees Bruno arrive live, seats a bot and starts.
+    expect(host.get_by_test_id("seat").nth(1)).to_contain_text("Bruno")
+    host.get_by_test_id("bot-level").select_option("heuristic")
+    host.get_by_test_id("add-bot").click()
+    expect(host.get_by_test_id("seat").nth(2)).to_contain_text("heuristic")
+    expect(guest.get_by_test_id("seat").nth(2)).to_contain_text("heuristic")
+    host.get_by_test_id("start").click()
+
+    for page in (host, guest):
+        page.wait_for_url("**/games/*")
+        expect(page.get_by_test_id("seat-strip")).to_contain_text("Ana")
+        expect(page.get_by_test_id("seat-strip")).to_contain_text("Bruno")
+        expect(page.get_by_test_id("my-backpack")).to_be_visible()
+    assert host.url == guest.url
+    no_overflow(guest)
+
+    rng = random.Random(2024)
+    clicks = {"Ana": 0, "Bruno": 0}
+    deadline = time.monotonic() + 150
+    while not (host.get_by_test_id("outcome").is_visible() and guest.get_by_test_id("outcome").is_visible()):
+        assert time.monotonic() < deadline, "the game did not finish"
+        moved = False
+        for name, page in (("Ana", host), ("Bruno", guest)):
+            if click_a_move(page, rng):
+                clicks[name] += 1
+                moved = True
+        if clicks["Bruno"] % 15 == 1:
+            no_overflow(guest)
+        if not moved:
+            host.wait_for_timeout(50)
+
+    print("clicks", clicks, "seconds", round(150 - (deadline - time.monotonic()), 1))
+    assert clicks["Ana"] > 5 and clicks["Bruno"] > 5, clicks
+    scores = []
+    for page in (host, guest):
+        outcome = page.get_by_test_id("outcome")
+        expect(outcome.get_by_test_id("winner")).to_contain_text("win")
+        expect(outcome.get_by_test_id("score")).to_have_count(3)
+        scores.append(outcome.get_by_test_id("score").all_inner_texts())
+        expect(page.locator(LIVE_MOVES)).to_have_count(0)
+        expect(page.get_by_test_id("log")).to_contain_text("game is over")
+    assert scores[0] == scores[1]
+    # The winners listed are the seats with the most miles, and the headline names them.
+    rows = host.get_by_test_id("outcome").locator(".scores li")
+    best = max(int(s) for s in scores[0])
+    winners = host.locator('[data-testid="outcome"] .scores li.winner')
+    assert winners.count() >= 1
+    headline = host.get_by_test_id("winner").inner_text()
+    for i in range(winners.count()):
+        row = winners.nth(i)
+        assert int(row.get_by_test_id("score").inner_text()) == best
+        name = row.locator("span").first.inner_text().removesuffix(" (you)")
+        assert name in headline or (name == "Ana" and "You" in headline), (name, headline)
+    assert rows.count() == 3
+    no_overflow(guest)
