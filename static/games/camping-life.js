@@ -35,20 +35,23 @@ export function render(root, view, ctx) {
   const me = view.you ?? 0;
   const them = 1 - me;
 
+  // Once the coins on the cards are turned over the row is empty: the turn-over takes its place.
+  const turnedOver = !view.row.length && view.last_reveal.length > 0 && view.phase === "place";
+
   root.append(h("div", { class: `cl you-${me}`, "data-testid": "camping-life" },
-    prompt(view, ctx, of),
+    prompt(view, ctx),
     view.outcome ? scoring(view, ctx) : null,
     // Two columns on a wide screen; on a phone the sections are reordered into one (CSS order).
     h("div", { class: "cl-board" },
       h("div", { class: "cl-col cl-main" },
         view.outcome ? null : [
-          rowSection(view, ctx, of),
+          turnedOver ? revealSection(view, ctx, "This round: coins turned over", "cl-row") : rowSection(view, ctx, of),
           coinsSection(view, ctx, of, me, them),
           nextSection(view, ctx, of)],
         seatPanel(view, view.seats[me], ctx, of, "large")),
       h("div", { class: "cl-col cl-side" },
         seatPanel(view, view.seats[them], ctx, null, "small"),
-        revealSection(view, ctx),
+        turnedOver ? null : revealSection(view, ctx, "Last turn-over", "cl-reveal"),
         missionsSection(view, ctx)))));
 }
 
@@ -88,7 +91,7 @@ function coinButton(ctx, entry, seat) {
   return button;
 }
 
-function prompt(view, ctx, of) {
+function prompt(view, ctx) {
   const mine = view.to_act.includes(view.you) && !view.outcome;
   const placing = view.placing;
   let text;
@@ -111,9 +114,10 @@ function prompt(view, ctx, of) {
       h("span", { class: "pill" }, `Round ${view.round}`),
       view.outcome ? null : h("span", { class: "pill" }, `Turn ${view.turn} of 3`),
       h("span", { class: "pill" }, `Starts: ${ctx.seatName(view.starter)}`),
-      h("span", { class: "pill" }, `${view.draw_pile} in the draw pile`)),
+      h("span", { class: "pill" }, `Draw pile ${view.draw_pile}`),
+      view.discard_pile == null ? null : h("span", { class: "pill" }, `Discarded ${view.discard_pile}`)),
     h("div", { class: "cl-ask-row" },
-      mine && placing ? tile(placing.card, "placing") : null,
+      placing && !view.outcome ? tile(placing.card, "placing") : null,
       h("p", { class: "cl-ask" }, text)),
     after);
 }
@@ -134,7 +138,7 @@ function rowSection(view, ctx, of) {
   return h("section", { class: "cl-row cl-panel" },
     h("h2", {}, "This round"),
     cards.length ? h("div", { class: "row-cards" }, cards)
-      : h("p", { class: "muted small" }, "The coins are turned over; the won cards are being placed."));
+      : h("p", { class: "muted small" }, "No cards this round."));
 }
 
 function nextSection(view, ctx, of) {
@@ -153,11 +157,11 @@ function nextSection(view, ctx, of) {
       : "The higher table total picks one at the end of the round."));
 }
 
-function revealSection(view, ctx) {
+function revealSection(view, ctx, heading, where) {
   if (!view.last_reveal.length) return null;
   const totals = [...view.log].reverse().find((e) => e.text.startsWith("Table totals"));
-  return h("section", { class: "cl-reveal cl-panel", "data-testid": "reveal" },
-    h("h2", {}, "Latest turn-over"),
+  return h("section", { class: `${where} cl-turnover cl-panel`, "data-testid": "reveal" },
+    h("h2", {}, heading),
     totals ? h("p", { class: "small" }, logText(totals, ctx)) : null,
     h("ul", {}, view.last_reveal.map((r) => h("li", {},
       tile(r.card, "mini"),
@@ -257,9 +261,10 @@ function scoring(view, ctx) {
   ];
   const { scores, winners } = view.outcome;
   const tied = winners.length === 1 && seats.every((s) => scores[s] === scores[winners[0]]);
+  const score = [...scores].sort((a, b) => b - a).join(" to ");
   const headline = winners.length > 1
-    ? `${winners.map((s) => ctx.seatName(s)).join(" and ")} share the victory`
-    : `${ctx.seatName(winners[0])} wins${tied ? ", with more cards in the play area" : ""}`;
+    ? `${winners.map((s) => ctx.seatName(s)).join(" and ")} share the victory, ${score}`
+    : `${ctx.seatName(winners[0])} wins, ${score}${tied ? ", with more cards in the play area" : ""}`;
   const row = (label, values, attrs = {}) => h("tr", attrs, h("th", { scope: "row" }, label), values.map((v) => h("td", {}, v)));
   return h("section", { class: "cl-scoring cl-panel", "data-testid": "breakdown" },
     h("h2", { "data-testid": "cl-winner" }, headline),
