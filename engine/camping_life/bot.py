@@ -1,13 +1,16 @@
 """Camping Life bots. They decide only from the view dict and the legal moves.
 
 The heuristic bot values a card by how much placing it at its best cell raises its lead
-(its terrain points plus the missions it can see: the open ones and its own secret one). It
-stakes its big coins on the cards worth most to it (or most worth denying the opponent) and
-its small coins on the table, unless a next-round card is worth more than the row.
+(its terrain points plus the missions it can see: the open ones and its own secret one). Each
+coin goes where it buys the most: a rough chance of winning the contest (the opponent's
+face-down coins counted as average coins) times what the card is worth to it, plus half what
+it is worth to the opponent, less a price per coin point so that big coins are kept for the
+contests that need them. The table is a contest for the best next-round card.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from functools import lru_cache
 
@@ -18,6 +21,10 @@ from engine.camping_life.scoring import (CELLS, COLS, NEIGHBOURS, TERRAIN_SCORES
 from engine.core import random_bot
 
 Cells = tuple[int | None, ...]
+
+TURNS = 3
+AVERAGE_COIN = 2.0
+COIN_PRICE = 0.5  # what a coin point spent now costs the later bids of the round
 
 # What a card may still be worth later (a road waits for a house, a forest for a campfire).
 PROMISE = {"road": 0.4, "house": 0.5, "forest": 0.4, "campfire": 0.3, "pool": 0.3, "tent": 0.0}
@@ -84,40 +91,58 @@ def heuristic_bot(view: dict, legal: list[Move], rng: random.Random) -> Move:
         return next(m for m in legal if m.row * COLS + m.col == cell)
     if isinstance(first, Pick):
         return max(legal, key=lambda m: _worth(view, me, m.card))
-    held = sorted({m.coin for m in legal})
     if isinstance(first, BidTable):
-        return _table_coin(view, legal, held)
-    return _card_bid(view, legal, held, rng)
+        return _table_coin(view, legal, rng)
+    return _card_bid(view, legal, rng)
 
 
 def _desire(view: dict, card: int) -> float:
+    """Worth to me, plus half its worth to the opponent (what I deny them)."""
     me = view["you"]
-    return _worth(view, me, card) + 0.5 * _worth(view, 1 - me, card)
+    return max(_worth(view, me, card) + 0.5 * _worth(view, 1 - me, card), 0.05)
 
 
-def _card_bid(view: dict, legal: list[Move], held: list[int], rng: random.Random) -> Move:
+def _chance(lead: float) -> float:
+    """A rough chance of ending a contest ahead by ``lead`` coin points."""
+    return 1 / (1 + math.exp(-1.5 * lead))
+
+
+def _card_bid(view: dict, legal: list[Move], rng: random.Random) -> Move:
     me = view["you"]
-    scored = []
+    opp_bids_left = TURNS - sum(1 for slot in view["row"] for b in slot["bids"]
+                                if b["seat"] != me)
+    best = None
     for slot in view["row"]:
         card = slot["card"]["id"]
-        mine = sum(b["coin"] for b in slot["bids"] if b["seat"] == me)
+        mine = [b["coin"] for b in slot["bids"] if b["seat"] == me]
         theirs = sum(1 for b in slot["bids"] if b["seat"] != me)
-        # A card I already hold well is worth less of my next coin; a contested one more.
-        value = _desire(view, card) - 0.25 * mine + 0.3 * theirs + rng.random() * 0.05
-        scored.append((value, card))
-    scored.sort(reverse=True)
-    card = scored[0][1]
-    coin = held[-1] if len(held) > 1 else held[0]
-    return BidCard(card=card, coin=coin)
+        # Their face-down coins count as average coins; they may still add one.
+        expected = AVERAGE_COIN * theirs + (0.7 if opp_bids_left else 0.0) + 0.25
+        before = _chance(sum(mine) - expected) if mine else 0.0
+        desire = _desire(view, card)
+        for coin in sorted({m.coin for m in legal}):
+            gain = desire * (_chance(sum(mine) + coin - expected) - before)
+            value = gain - COIN_PRICE * coin + rng.random() * 0.1
+            if best is None or value > best[0]:
+                best = (value, card, coin)
+    return BidCard(card=best[1], coin=best[2])
 
 
-def _table_coin(view: dict, legal: list[Move], held: list[int]) -> Move:
+def _table_coin(view: dict, legal: list[Move], rng: random.Random) -> Move:
     me = view["you"]
-    row = max((_desire(view, s["card"]["id"]) for s in view["row"]), default=0.0)
-    spare = max((_worth(view, me, c["id"]) for c in view["next_round"]), default=0.0)
-    # The table decides the next-round card: worth a bigger coin when that card is the prize.
-    coin = held[-1] if spare > row + 1 else held[0]
-    return BidTable(coin=coin)
+    mine, theirs = view["seats"][me], view["seats"][1 - me]
+    prize = max((_desire(view, c["id"]) for c in view["next_round"]), default=0.0)
+    turns_after = TURNS - view["turn"]
+    # Their coin of this turn is still to come or face down: count it as average.
+    expected = (sum(theirs["table_coins"]) + AVERAGE_COIN * (turns_after + 1))
+    best = None
+    for coin in sorted({m.coin for m in legal}):
+        mine_total = sum(mine["table_coins"]) + coin + AVERAGE_COIN * turns_after
+        value = (prize * _chance((mine_total - expected) / 2) - COIN_PRICE * coin
+                 + rng.random() * 0.1)
+        if best is None or value > best[0]:
+            best = (value, coin)
+    return BidTable(coin=best[1])
 
 
 __all__ = ["heuristic_bot", "random_bot"]
