@@ -79,7 +79,11 @@ class Snapshot:
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (``None``: a spectator): the engine's projection plus the table."""
-        return full_view(self.game, self.state, seat) | {"table": self.table()}
+        view = full_view(self.game, self.state, seat) | {"table": self.table()}
+        if self.status == "aborted":
+            # Nobody acts in an aborted game: offer no moves.
+            view |= {"to_act": [], "legal_moves": []}
+        return view
 
 
 async def table_seats(session: AsyncSession, lobby_id: str) -> list[TableSeat]:

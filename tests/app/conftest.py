@@ -166,9 +166,11 @@ class LiveServer:
         assert r.status_code == 201, r.text
         return r.json()
 
-    def start_game(self, host: Client, *others: Client, bots: tuple[str, ...] = ()) -> str:
-        """A hike game: the host at seat 0, then ``others`` by invite code, then bots."""
-        lobby = self.lobby(host, seats=1 + len(others) + len(bots))
+    def start_game(
+        self, host: Client, *others: Client, bots: tuple[str, ...] = (), game: str = "hike"
+    ) -> str:
+        """A game: the host at seat 0, then ``others`` by invite code, then bots."""
+        lobby = self.lobby(host, game=game, seats=1 + len(others) + len(bots))
         for other in others:
             assert other.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]}).status_code == 200
         for i, level in enumerate(bots):
@@ -233,3 +235,9 @@ def sql(database_url):
 @pytest.fixture
 def engine_reason():
     return illegal_reason
+
+
+@pytest.fixture
+def serve():
+    """``with serve(url, BOT_DELAY=...) as live:``: an extra server, e.g. to restart one."""
+    return lambda url, **overrides: running(settings_for(url, **overrides))
