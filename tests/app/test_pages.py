@@ -1,0 +1,58 @@
+"""The browser client's pages and files, and the OpenAPI description."""
+
+import pytest
+
+from app.config import project_path
+
+INDEX = project_path("static") / "index.html"
+
+
+@pytest.mark.skipif(not INDEX.is_file(), reason="the browser client is not in static/")
+@pytest.mark.parametrize("path", ["/", "/lobbies/abc", "/join/x87464kcaw", "/games/abc"])
+def test_client_pages_serve_the_single_page_app(live, path):
+    r = live.client().get(path)
+    assert r.status_code == 200
+    assert r.headers["content-type"].startswith("text/html")
+    assert r.content == INDEX.read_bytes()
+
+
+@pytest.mark.skipif(not INDEX.is_file(), reason="the browser client is not in static/")
+def test_static_files_are_served(live):
+    r = live.client().get("/static/index.html")
+    assert r.status_code == 200 and r.content == INDEX.read_bytes()
+    assert live.client().get("/static/no-such-file.js").status_code == 404
+
+
+def test_every_route_is_described(live):
+    spec = live.client().get("/openapi.json").json()
+    operations = [
+        (path, method, op)
+        for path, ops in spec["paths"].items()
+        for method, op in ops.items()
+    ]
+    assert {p for p, _, _ in operations} >= {
+        "/api/players",
+        "/api/players/me",
+        "/api/games",
+        "/api/games/{game_id}/state",
+        "/api/games/{game_id}/moves",
+        "/api/lobbies",
+        "/api/lobbies/join",
+        "/api/lobbies/{lobby_id}",
+        "/api/lobbies/{lobby_id}/join",
+        "/api/lobbies/{lobby_id}/leave",
+        "/api/lobbies/{lobby_id}/bots",
+        "/api/lobbies/{lobby_id}/seats/{seat}",
+        "/api/lobbies/{lobby_id}/start",
+        "/api/admin/games",
+        "/api/admin/games/{game_id}",
+        "/api/admin/games/{game_id}/moves",
+        "/api/admin/games/{game_id}/state",
+        "/api/admin/games/{game_id}/abort",
+    }
+    for path, method, op in operations:
+        assert op.get("summary") and op.get("description"), f"{method} {path}"
+        ok = next(code for code in op["responses"] if code.startswith("2"))
+        assert op["responses"][ok].get("content", {}).get("application/json", {}).get("schema"), (
+            f"{method} {path} has no response model"
+        )
