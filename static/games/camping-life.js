@@ -20,6 +20,7 @@ const SHORT = { road: "Road", pool: "Pool", forest: "Forest", tent: "Tent", camp
 const CATEGORIES = [
   ["roads", "Roads"], ["pools", "Swimming pools"], ["forests", "Forests"], ["tents", "Tents"], ["campfires", "Campfires"],
 ];
+const STAGE = { pick: "Picking", place: "Placing cards" };
 const ASK = {
   bid_card: "put a coin face down on a card of this round",
   bid_table: "put a coin face down on the table",
@@ -59,6 +60,8 @@ export function render(root, view, ctx) {
 export function logText(event, ctx) {
   return event.text.replace(/\b(Red|Blue)\b/g, (colour) => `${ctx.seatName(colour === "Red" ? 0 : 1)} (${colour})`);
 }
+
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 function who(seat, ctx, view) {
   return seat === view.you ? "You" : ctx.seatName(seat);
@@ -112,7 +115,7 @@ function prompt(view, ctx) {
   return h("section", { class: `cl-prompt${mine ? " mine" : ""}`, "data-testid": "cl-prompt" },
     h("div", { class: "cl-status" },
       h("span", { class: "pill" }, `Round ${view.round}`),
-      view.outcome ? null : h("span", { class: "pill" }, `Turn ${view.turn} of 3`),
+      view.outcome ? null : h("span", { class: "pill" }, STAGE[view.phase] || `Turn ${view.turn} of 3`),
       h("span", { class: "pill" }, `Starts: ${ctx.seatName(view.starter)}`),
       h("span", { class: "pill" }, `Draw pile ${view.draw_pile}`),
       view.discard_pile == null ? null : h("span", { class: "pill" }, `Discarded ${view.discard_pile}`)),
@@ -149,7 +152,7 @@ function nextSection(view, ctx, of) {
     view.next_round.length ? h("div", { class: "next-cards" }, view.next_round.map((card) => {
       const el = tile(card);
       const entry = picks.get(card.id);
-      if (entry) ctx.moveControl(el, entry);
+      if (entry) ctx.moveControl(el, entry).setAttribute("aria-label", entry.label);
       return el;
     })) : h("p", { class: "muted small" }, "No next-round cards."),
     h("p", { class: "muted small" }, picker && view.phase === "pick"
@@ -159,10 +162,18 @@ function nextSection(view, ctx, of) {
 
 function revealSection(view, ctx, heading, where) {
   if (!view.last_reveal.length) return null;
-  const totals = [...view.log].reverse().find((e) => e.text.startsWith("Table totals"));
+  // The log says who won the table and picked, and which won cards found no room. While this
+  // round's totals are known but its coins on cards are not turned over, the turn-over shown
+  // is the previous round's.
+  const totals = view.log.flatMap((e, i) => (e.text.startsWith("Table totals") ? [i] : []));
+  const current = view.row.length > 0 && (view.phase === "pick" || view.phase === "place");
+  const from = totals[totals.length - (current ? 2 : 1)];
+  const end = view.log.findIndex((e, i) => i > from && e.text.startsWith("Round "));
+  const notes = from === undefined ? [] : view.log.slice(from, end < 0 ? undefined : end)
+    .filter((e, i) => i === 0 || / picks the |play area is full/.test(e.text));
   return h("section", { class: `${where} cl-turnover cl-panel`, "data-testid": "reveal" },
     h("h2", {}, heading),
-    totals ? h("p", { class: "small" }, logText(totals, ctx)) : null,
+    notes.map((e) => h("p", { class: "small" }, logText(e, ctx))),
     h("ul", {}, view.last_reveal.map((r) => h("li", {},
       tile(r.card, "mini"),
       h("span", { class: "reveal-bids" }, r.bids.length
@@ -210,13 +221,13 @@ function seatPanel(view, seat, ctx, of, size) {
       if (entry) {
         cell.classList.add("target");
         cell.append(tile(ghost, "ghost"));
-        ctx.moveControl(cell, entry);
+        ctx.moveControl(cell, entry).setAttribute("aria-label", entry.label);
       }
       return cell;
     })));
   return h("section", { class: `cl-seat cl-panel seat-${seat.seat} ${size}`, "data-testid": mine ? "my-seat" : "their-seat" },
     h("h2", {}, h("span", { class: `dot seat-${seat.seat}` }), own ? `You · ${seat.name}` : `${ctx.seatName(seat.seat)} · ${seat.name}`,
-      h("span", { class: "muted small" }, ` ${seat.cards_in_area}/12 cards · ${seat.terrain_score} points on the cards`)),
+      h("span", { class: "muted small" }, ` ${seat.cards_in_area}/12 cards · ${plural(seat.terrain_score, "point")} on the cards`)),
     area);
 }
 
@@ -273,7 +284,7 @@ function scoring(view, ctx) {
       h("tbody", {},
         CATEGORIES.map(([key, label]) => row(label, seats.map((s) => breakdown[s][key]), { "data-testid": "category", "data-category": key })),
         missions.map(([m, kind]) => row(
-          [m.text, h("span", { class: "muted small" }, ` (${kind}, ${m.points})`)],
+          [m.text, h("span", { class: "muted small" }, ` (${kind} · ${m.points} points)`)],
           seats.map((s) => breakdown[s].missions[m.key] ?? 0),
           { "data-testid": "mission-score", "data-mission": m.key, class: "mission-row" })),
         row("Cards in the play area", seats.map((s) => cards[s]), { class: "cards-row" })),
