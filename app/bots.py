@@ -11,7 +11,6 @@ from sqlalchemy import select
 
 from app.models import Game
 from app.services.errors import StaleVersion
-from app.services.games import load_snapshot
 from engine.core import full_view
 
 if TYPE_CHECKING:
@@ -68,7 +67,7 @@ class BotRunner:
     async def _step(self, game_id: str) -> bool:
         """Make one bot move if a bot is to act; False when none is."""
         async with self.ctx.db.session() as session:
-            snap = await load_snapshot(session, game_id)
+            snap = await self.ctx.snapshot(session, game_id)
         seats = snap.bot_seats_to_act()
         if not seats:
             return False

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
 from app.bots import BotRunner
 from app.bus import MemoryBus, game_channel, lobby_channel
 from app.config import Settings
 from app.db import Database
-from app.services.games import Committed, commit_move
+from app.services.games import Committed, Snapshot, TableSeat, commit_move, load_snapshot
+from engine.registry import get_game
 from app.ws import Watchers
 
 
@@ -19,6 +22,7 @@ class Context:
         self.bus = MemoryBus()
         self.bots = BotRunner(self)
         self.watchers = Watchers(self)
+        self._seats: dict[str, list[TableSeat]] = {}
 
     async def start(self) -> None:
         await self.bots.resume_all()
@@ -28,10 +32,17 @@ class Context:
         await self.watchers.close()
         await self.db.dispose()
 
+    async def snapshot(self, session: AsyncSession, game_id: str) -> Snapshot:
+        return await load_snapshot(session, game_id, self._seats)
+
     async def move(self, game_id: str, seat: int, move: Any, expect_version: int) -> Committed:
         """Commit one move (person or bot), tell every instance, let the bots answer."""
         committed = await commit_move(self.db, game_id, seat, move, expect_version)
-        await self.game_changed(game_id, committed.version)
+        await self.bus.publish(game_channel(game_id), str(committed.version))
+        seats = self._seats.get(game_id)
+        bots = {s.seat for s in seats if s.bot} if seats is not None else None
+        if bots is None or bots & set(get_game(committed.kind).to_act(committed.state)):
+            self.bots.kick(game_id)
         return committed
 
     async def game_changed(self, game_id: str, version: int) -> None:

@@ -19,7 +19,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from app.bus import game_channel, lobby_channel
 from app.services import lobbies, players
 from app.services.errors import Problem, StaleVersion
-from app.services.games import Snapshot, load_snapshot
+from app.services.games import Snapshot
 from engine.core import IllegalMove
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ class GameWatch:
                 sub.drain()
                 try:
                     async with self.ctx.db.session() as session:
-                        snap = await load_snapshot(session, self.game_id)
+                        snap = await self.ctx.snapshot(session, self.game_id)
                 except Exception:
                     log.exception("could not load game %s for its sockets", self.game_id)
                     continue
@@ -151,7 +151,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     player_id = await _player_id(ctx, ws)
     try:
         async with ctx.db.session() as session:
-            snap = await load_snapshot(session, game_id)
+            snap = await ctx.snapshot(session, game_id)
     except Problem as exc:
         await ws.close(code=4404, reason=exc.detail)
         return
@@ -161,7 +161,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     writer = asyncio.create_task(conn.write_updates())
     try:
         async with ctx.db.session() as session:
-            await conn.send_state(await load_snapshot(session, game_id))
+            await conn.send_state(await ctx.snapshot(session, game_id))
         while True:
             text = await ws.receive_text()
             try:
@@ -184,7 +184,7 @@ async def _handle(ctx: Context, conn: Connection, game_id: str, message: Any) ->
     kind = message.get("type") if isinstance(message, dict) else None
     if kind == "sync":
         async with ctx.db.session() as session:
-            await conn.send_state(await load_snapshot(session, game_id))
+            await conn.send_state(await ctx.snapshot(session, game_id))
         return
     if kind != "move":
         await conn.send(_error("bad_request", "Send a move or a sync.", ref))

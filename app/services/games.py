@@ -99,12 +99,20 @@ async def table_seats(session: AsyncSession, lobby_id: str) -> list[TableSeat]:
     ]
 
 
-async def load_snapshot(session: AsyncSession, game_id: str) -> Snapshot:
+async def load_snapshot(
+    session: AsyncSession, game_id: str, seats_cache: dict[str, list[TableSeat]] | None = None
+) -> Snapshot:
+    """The game as stored now. A game's seats never change once it has started, so a caller
+    may keep them in ``seats_cache`` and save two queries per load."""
     row = await session.get(Game, game_id, populate_existing=True)
     if row is None:
         raise Problem(404, "No such game.")
-    lobby_id = await session.scalar(select(Lobby.id).where(Lobby.game_id == game_id))
-    seats = await table_seats(session, lobby_id) if lobby_id else []
+    seats = seats_cache.get(game_id) if seats_cache is not None else None
+    if seats is None:
+        lobby_id = await session.scalar(select(Lobby.id).where(Lobby.game_id == game_id))
+        seats = await table_seats(session, lobby_id) if lobby_id else []
+        if seats_cache is not None:
+            seats_cache[game_id] = seats
     game = get_game(row.kind)
     return Snapshot(
         id=row.id,
@@ -140,6 +148,7 @@ def create_game(session: AsyncSession, lobby: Lobby) -> Game:
 
 @dataclass(frozen=True)
 class Committed:
+    kind: str
     version: int
     state: BaseState
     status: str
@@ -184,7 +193,7 @@ async def commit_move(
         )
         if result.rowcount != 1:
             raise StaleVersion(version)
-        return Committed(version, state, status)
+        return Committed(row.kind, version, state, status)
 
 
 async def replay(session: AsyncSession, game_id: str, at: int) -> dict[str, Any]:

@@ -7,7 +7,6 @@ from fastapi import APIRouter, status
 from app.api.deps import ContextDep, CurrentPlayer, OptionalPlayer, SessionDep
 from app.schemas import GameKind, GameState, MoveRequest, MoveResult, Problem
 from app.services.errors import Problem as ServiceProblem
-from app.services.games import load_snapshot
 from engine.core import IllegalMove
 from engine.registry import GAMES
 
@@ -40,8 +39,10 @@ async def game_kinds() -> list[GameKind]:
     description="The caller's view (a spectator's without a seat) and the version it is at.",
     responses={404: {"model": Problem}},
 )
-async def game_state(game_id: str, session: SessionDep, player: OptionalPlayer) -> GameState:
-    snap = await load_snapshot(session, game_id)
+async def game_state(
+    game_id: str, session: SessionDep, ctx: ContextDep, player: OptionalPlayer
+) -> GameState:
+    snap = await ctx.snapshot(session, game_id)
     seat = snap.seat_of(player.id if player else None)
     return GameState(game_id=game_id, version=snap.version, view=snap.view(seat))
 
@@ -63,7 +64,7 @@ async def make_move(
     game_id: str, data: MoveRequest, ctx: ContextDep, player: CurrentPlayer
 ) -> MoveResult:
     async with ctx.db.session() as session:
-        snap = await load_snapshot(session, game_id)
+        snap = await ctx.snapshot(session, game_id)
     seat = snap.seat_of(player.id)
     if seat is None:
         raise ServiceProblem(status.HTTP_403_FORBIDDEN, "You have no seat at this game.")
