@@ -81,6 +81,9 @@ function prompt(view, ctx, of) {
         ? h("p", { class: "muted small" }, "To drop out, tap the hiking-pile card you score.") : null));
 }
 
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+// owes = {rule, count, miles, reason}: what a seat still has to discard, and why.
 function oweText(owes) {
   if (owes.rule === "miles") return `No ${owes.reason} in your backpack: discard cards worth at least ${plural(owes.miles, "more mile")}.`;
   if (owes.rule === "highest") return `The ${owes.reason}: discard one of your cards with the most miles.`;
@@ -162,12 +165,17 @@ function seatNotes(view, seat, ctx) {
 }
 
 function scoreboard(view, ctx) {
+  const winners = view.outcome?.winners || [];
+  const tie = view.outcome?.details?.tie_break;
   return h("section", { class: "hike-scores card", "data-testid": "scoreboard" },
-    h("h2", {}, "Miles hiked"),
-    h("ul", {}, view.seats.map((s) => h("li", {},
-      h("span", { class: "who" }, seatLabel(s.seat, ctx)),
-      h("strong", {}, `${s.score} mi`),
+    h("h2", {}, view.outcome ? "Final miles" : "Miles hiked"),
+    h("ul", {}, view.seats.map((s) => h("li", { class: winners.includes(s.seat) ? "winner" : "" },
+      h("span", { class: "who" }, seatLabel(s.seat, ctx), winners.includes(s.seat) ? " 🏆" : ""),
+      h("strong", {}, `${s.score} mi`, h("span", { class: "muted small" }, ` · ${plural(s.scored.length, "card")}`)),
       h("span", { class: "scored" }, s.scored.length
         ? s.scored.map((c) => h("span", { class: "mini", title: `${c.title}, ${c.miles} mi` }, icon(c), c.miles))
-        : h("span", { class: "muted small" }, "no cards yet"))))));
+        : h("span", { class: "muted small" }, "no cards yet"))))),
+    tie ? h("p", { class: "small" },
+      `${tie.tied.map(ctx.seatName).join(" and ")} tied on miles and cards, so they drew from the discards until the Skunk turned up`,
+      tie.losers.length ? `: ${tie.losers.map(ctx.seatName).join(" and ")} drew it and lost.` : ".") : null);
 }

@@ -82,7 +82,10 @@ export function gamePage(root, gameId) {
       try {
         renderer.render(parts.table, view, ctx);
       } catch (err) {
+        // Every move goes to the bar below; the error still surfaces as uncaught.
+        handled.clear();
         fill(parts.table, h("p", { class: "error" }, `This table could not be drawn: ${err.message}`));
+        setTimeout(() => { throw err; });
       }
     }
     const rest = (view.legal_moves || []).filter((entry) => !handled.has(entry));

@@ -153,7 +153,7 @@ export function lobbyPage(root, lobbyId) {
 function inviteBox(lobby) {
   const url = new URL(lobby.invite_url || `/join/${lobby.invite_code}`, location.origin).href;
   const field = h("input", { readOnly: true, value: url, "data-testid": "invite-url", "aria-label": "Invite link" });
-  const note = h("span", { class: "muted", "aria-live": "polite" });
+  const note = h("span", { class: "muted", "aria-live": "polite", "data-testid": "copy-note" });
   const copy = h("button", {
     type: "button", "data-testid": "copy-invite",
     onclick: async () => {

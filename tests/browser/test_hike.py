@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import time
 
 from playwright.sync_api import Page, expect
@@ -50,6 +51,8 @@ def test_three_seat_game_played_in_two_browsers(new_page):
     host.wait_for_url("**/lobbies/*")
     invite = host.get_by_test_id("invite-url").input_value()
     assert "/join/" in invite
+    host.get_by_test_id("copy-invite").click()
+    expect(host.get_by_test_id("copy-note")).to_have_text(re.compile("Copied|Selected"))
     expect(host.get_by_test_id("seat")).to_have_count(3)
     expect(host.get_by_test_id("start")).to_be_disabled()
 
@@ -94,7 +97,6 @@ def test_three_seat_game_played_in_two_browsers(new_page):
         if not moved:
             host.wait_for_timeout(50)
 
-    print("clicks", clicks, "seconds", round(150 - (deadline - time.monotonic()), 1))
     assert clicks["Ana"] > 5 and clicks["Bruno"] > 5, clicks
     scores = []
     for page in (host, guest):
@@ -118,3 +120,12 @@ def test_three_seat_game_played_in_two_browsers(new_page):
         assert name in headline or (name == "Ana" and "You" in headline), (name, headline)
     assert rows.count() == 3
     no_overflow(guest)
+
+
+def test_a_bad_invite_link_is_explained(new_page):
+    page = new_page("/join/not-a-real-code", width=PHONE, height=760)
+    set_name(page, "Cleo")
+    status = page.get_by_test_id("join-status")
+    expect(status.get_by_role("alert")).to_contain_text("does not match any table")
+    expect(status.get_by_role("link", name="Back to camp")).to_be_visible()
+    no_overflow(page)
