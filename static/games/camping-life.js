@@ -7,7 +7,7 @@ const CSS = "/static/games/camping-life.css";
 
 // Simple line icons (24 × 24), one per kind of card, plus the umbrella symbol.
 const ICONS = {
-  road: '<path d="M8 2 5 22M16 2l3 20"/><path d="M12 3v3m0 4v4m0 4v3" stroke-dasharray="0"/>',
+  road: '<path d="M8 2 5 22M16 2l3 20"/><path d="M12 3v3m0 4v4m0 4v3"/>',
   pool: '<rect x="3" y="5" width="18" height="14" rx="4"/><path d="M6 11c1.5-1.5 3-1.5 4 0s2.5 1.5 4 0 2.5-1.5 4 0M6 15c1.5-1.5 3-1.5 4 0s2.5 1.5 4 0 2.5-1.5 4 0"/>',
   forest: '<path d="M8 3 3 14h10zM8 14v6M16 7l-4.5 9h9zM16 16v4"/>',
   tent: '<path d="M12 4 2.5 20h19z"/><path d="m12 12-3.5 8h7z"/>',
@@ -74,8 +74,8 @@ function icon(name) {
 }
 
 function tile(card, extra = "") {
-  const classes = ["tile", card.kind, card.road && "with-road", card.umbrella && "umbrella", extra].filter(Boolean);
-  return h("div", { class: classes.join(" "), title: card.name, "data-kind": card.kind, "aria-label": card.name },
+  const classes = ["tile", card.kind, card.road && "with-road", extra].filter(Boolean);
+  return h("div", { class: classes.join(" "), title: card.name, "aria-label": card.name },
     icon(card.kind),
     h("span", { class: "tile-name" }, SHORT[card.kind], card.road ? h("span", { class: "tile-extra" }, " + road") : null),
     card.umbrella ? h("span", { class: "umbrella-mark", title: "umbrella" }, icon("umbrella")) : null);
@@ -187,7 +187,7 @@ function missionCard(m, label, testid) {
   return h("div", { class: "mission", "data-testid": testid },
     icon("mission"),
     h("div", {}, h("span", { class: "mission-label" }, label), h("span", { class: "mission-text" }, m.text)),
-    h("strong", { class: "points" }, m.points));
+    h("strong", { class: "points", title: `${m.points} points` }, m.points));
 }
 
 function missionsSection(view, ctx) {
@@ -198,9 +198,7 @@ function missionsSection(view, ctx) {
   return h("section", { class: "cl-missions cl-panel" },
     h("h2", {}, "Missions"),
     view.open_missions.map((m) => missionCard(m, "Open", "open-mission")),
-    view.you == null && !secrets
-      ? null
-      : mySecret ? missionCard(mySecret, view.you == null ? `Secret · ${ctx.seatName(me)}` : "Your secret", "my-secret") : null,
+    mySecret ? missionCard(mySecret, view.you == null ? `Secret · ${ctx.seatName(me)}` : "Your secret", "my-secret") : null,
     secrets
       ? missionCard(secrets[them], `Secret · ${ctx.seatName(them)}`, "their-secret")
       : h("div", { class: "mission down", "data-testid": "their-secret" },
@@ -288,5 +286,5 @@ function scoring(view, ctx) {
           seats.map((s) => breakdown[s].missions[m.key] ?? 0),
           { "data-testid": "mission-score", "data-mission": m.key, class: "mission-row" })),
         row("Cards in the play area", seats.map((s) => cards[s]), { class: "cards-row" })),
-      h("tfoot", {}, row("Total", seats.map((s) => h("strong", {}, breakdown[s].total)), { class: winners.length ? "total" : "" }))));
+      h("tfoot", {}, row("Total", seats.map((s) => h("strong", {}, breakdown[s].total)), { class: "total" }))));
 }
