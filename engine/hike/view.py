@@ -53,6 +53,10 @@ def _card(card_id: int | None) -> dict | None:
     return None if card_id is None else CARDS[card_id].to_json()
 
 
+def _miles(cards) -> int:
+    return sum(CARDS[c].miles for c in cards if c is not None)
+
+
 def view(s: HikeState, seat: int | None) -> dict:
     hike = s.hike
     seats = []
@@ -63,9 +67,9 @@ def view(s: HikeState, seat: int | None) -> dict:
             {
                 "seat": p,
                 "backpack": {sp: _card(bp[sp]) for sp in SPACES},
-                "backpack_miles": sum(CARDS[c].miles for c in bp.values() if c is not None),
+                "backpack_miles": _miles(bp.values()),
                 "scored": [_card(c) for c in s.scoring[p]],
-                "score": sum(CARDS[c].miles for c in s.scoring[p]),
+                "score": _miles(s.scoring[p]),
                 "owes": debt.model_dump(mode="json") if debt else None,
                 "hiking": hike is not None and p in hike.hikers,
             }
@@ -79,7 +83,7 @@ def view(s: HikeState, seat: int | None) -> dict:
             "hikers": list(hike.hikers),
             "dropped_out": [p for p in hike.joined if p not in hike.hikers],
             "pile": [_card(c) for c in hike.pile],
-            "pile_miles": sum(CARDS[c].miles for c in hike.pile),
+            "pile_miles": _miles(hike.pile),
             "asking": list(hike.to_ask) if s.phase in ("join", "decide") else [],
         }
     return {

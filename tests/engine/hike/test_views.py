@@ -1,0 +1,127 @@
+"""What leaves the engine: views hide the draw pile and the RNG; games are reproducible."""
+
+import json
+import random
+import re
+
+from engine.core import full_view, play
+from engine.hike import GAME
+from engine.hike.cards import SPACES
+from engine.playout import play_out
+
+GAMES = 200
+
+
+CARD_ID = re.compile(r'"id": (\d+)')
+INT_LIST = re.compile(r"\[(\d+(?:, \d+)+)\]")
+
+
+class Secrets:
+    """What no view may show, computed once per step."""
+
+    def __init__(self, s):
+        self.rng = str(s.rng.state)
+        self.long = len(s.draw_pile) >= 2
+        self.forward = json.dumps(s.draw_pile)[1:-1]
+        self.backward = json.dumps(s.draw_pile[::-1])[1:-1]
+        self.cards = set(s.draw_pile)
+        self.count = len(s.draw_pile)
+
+
+def check_view(s, seat, secrets):
+    # The log is the same for every seat and is checked by check_new_log_entries; leaving
+    # it out here keeps the test from re-serialising the whole log per seat per step.
+    v = full_view(GAME, s.model_copy(update={"log": []}), seat)
+    assert v.pop("log") == []
+    text = json.dumps(v)
+    assert "rng" not in v and "seed" not in text
+    assert secrets.rng not in text
+    assert v["draw_pile"] == secrets.count
+    if secrets.long:
+        assert secrets.forward not in text
+        assert secrets.backward not in INT_LIST.findall(text)
+    if not s.game_over:
+        assert not secrets.cards.intersection(int(i) for i in CARD_ID.findall(text))
+
+
+def check_new_log_entries(s, start):
+    """The log is append-only: each entry is checked against the draw pile of its moment."""
+    text = json.dumps([e.model_dump(mode="json") for e in s.log[start:]])
+    assert str(s.rng.state) not in text and "seed" not in text
+    if len(s.draw_pile) >= 2:
+        assert json.dumps(s.draw_pile)[1:-1] not in text
+
+
+def test_views_never_show_the_draw_pile_or_the_rng():
+    for seed in range(GAMES):
+        players = 2 + seed % 4
+        s = GAME.setup(players, GAME.options({}), seed)
+        rng = random.Random(seed)
+        check_new_log_entries(s, 0)
+        while not s.game_over:
+            secrets = Secrets(s)
+            for seat in [*range(players), None]:
+                check_view(s, seat, secrets)
+            seat = GAME.to_act(s)[0]
+            legal = GAME.legal_moves(s, seat)
+            seen = len(s.log)
+            s = play(GAME, s, seat, legal[rng.randrange(len(legal))])
+            check_new_log_entries(s, seen)
+        for seat in [*range(players), None]:
+            check_view(s, seat, Secrets(s))
+        assert full_view(GAME, s, None)["log"] == [e.model_dump(mode="json") for e in s.log]
+
+
+def test_the_view_shape():
+    s = GAME.setup(3, GAME.options({}), 5)
+    v = full_view(GAME, s, 1)
+    assert v["you"] == 1 and v["to_act"] == [0] and v["legal_moves"] == []
+    assert v["players"] == 3 and v["spaces"] == list(SPACES)
+    assert v["phase"] == "turn" and v["turn"] == 0 and v["hike"] is None
+    assert len(v["seats"]) == 3
+    for p, seat in enumerate(v["seats"]):
+        assert set(seat["backpack"]) == set(SPACES)
+        held = [c for c in seat["backpack"].values() if c is not None]
+        assert seat["backpack_miles"] == sum(c["miles"] for c in held)
+        assert seat["scored"] == [] and seat["score"] == 0 and seat["owes"] is None
+    mine = full_view(GAME, s, 0)
+    assert [m["label"] for m in mine["legal_moves"]] == ["Draw a card", "Take a hike"]
+    assert mine["legal_moves"][0]["move"] == {"type": "draw"}
+    assert v["draw_pile"] + sum(
+        sum(c is not None for c in seat["backpack"].values()) for seat in v["seats"]
+    ) == 102
+
+
+def test_the_hike_in_the_view():
+    s = GAME.setup(2, GAME.options({}), 3)
+    s = play(GAME, s, 0, {"type": "hike"})
+    s = play(GAME, s, 1, {"type": "join"})
+    v = full_view(GAME, s, None)
+    assert v["hike"]["lead"] == 0 and v["hike"]["joined"] == [0, 1]
+    assert len(v["hike"]["pile"]) == 1
+    assert v["hike"]["pile"][0]["id"] == s.hike.pile[0]
+    assert all(seat["hiking"] for seat in v["seats"])
+
+
+def test_same_seed_and_moves_give_byte_identical_states():
+    def record(seed):
+        dumps = []
+        play_out(GAME, 3, seed, ["random", "heuristic", "random"],
+                 on_step=lambda s: dumps.append(json.dumps(GAME.dump(s))))
+        return dumps
+
+    for seed in (1, 2, 3):
+        assert record(seed) == record(seed)
+    assert record(1) != record(2)
+
+
+def test_a_state_survives_a_json_round_trip_mid_game():
+    s = GAME.setup(4, GAME.options({}), 9)
+    rng = random.Random(9)
+    for _ in range(60):
+        seat = GAME.to_act(s)[0]
+        legal = GAME.legal_moves(s, seat)
+        s = play(GAME, s, seat, legal[rng.randrange(len(legal))])
+        loaded = GAME.load(json.loads(json.dumps(GAME.dump(s))))
+        assert loaded == s
+        assert GAME.legal_moves(loaded, seat) == GAME.legal_moves(s, seat)
