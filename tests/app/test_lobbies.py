@@ -1,3 +1,5 @@
+import threading
+
 import pytest
 
 
@@ -153,3 +155,27 @@ def test_start_needs_every_seat_and_the_host(live):
         ("Ben", None),
         ("Random bot", "random"),
     ]
+
+
+def test_concurrent_joins_take_different_seats(live):
+    ana = live.guest("Ana")
+    lobby = live.lobby(ana, seats=3, private=False)
+    guests = [live.guest(name) for name in ("Ben", "Cal", "Dee")]
+    barrier = threading.Barrier(len(guests))
+    results = {}
+
+    def join(guest):
+        barrier.wait()
+        results[guest.name] = guest.post(f"/api/lobbies/{lobby['id']}/join")
+
+    threads = [threading.Thread(target=join, args=(g,)) for g in guests]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    codes = sorted(r.status_code for r in results.values())
+    assert codes == [200, 200, 409]
+    seated = {r.json()["you"] for r in results.values() if r.status_code == 200}
+    assert seated == {1, 2}
+    seats = ana.get(f"/api/lobbies/{lobby['id']}").json()["seats"]
+    assert all(s["player"] is not None for s in seats)
