@@ -377,6 +377,7 @@ def _hazard(s: HikeState, c: Card, seats: list[int]) -> None:
     into every backpack."""
     if c.name == BEAR:
         victims = seats if s.hike is not None else list(range(s.players))
+        fed = False
         for seat in victims:
             bp = s.backpacks[seat]
             bars = [x for x in bpk.contents(bp) if CARDS[x].name == GRANOLA_BAR]
@@ -388,7 +389,10 @@ def _hazard(s: HikeState, c: Card, seats: list[int]) -> None:
             for x in bars:
                 bpk.remove(bp, x)
                 s.discard_pile.append(x)
+            fed = True
             s.say(f"The bear eats {player(seat)}'s {len(bars)} granola bar(s).", seat)
+        if not fed:
+            s.say("The bear finds no granola bars to eat.")
         return
     for seat in seats:
         bp = s.backpacks[seat]
