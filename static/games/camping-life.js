@@ -109,7 +109,7 @@ function prompt(view, ctx) {
     text = `Waiting for ${ctx.seatName(seat)} ${what}.`;
   } else text = "";
   const after = view.waiting.length
-    ? h("p", { class: "muted small" }, "Then placed: ",
+    ? h("p", { class: "muted small" }, "Still to place: ",
       view.waiting.map((w, i) => [i ? ", " : "", `${w.card.name} (${who(w.seat, ctx, view)})`]))
     : null;
   return h("section", { class: `cl-prompt${mine ? " mine" : ""}`, "data-testid": "cl-prompt" },

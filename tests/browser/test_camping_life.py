@@ -25,21 +25,41 @@ def mission_texts(locator) -> set[str]:
     return set(locator.locator(".mission-text").all_inner_texts())
 
 
-def check_hidden(page: Page) -> None:
-    """Before the end: the opponent's secret mission and the values of their coins stay unseen."""
-    table = page.get_by_test_id("camping-life")
-    expect(table.get_by_test_id("their-secret")).to_have_class("mission down")
-    visible = mission_texts(table.get_by_test_id("my-secret")) | mission_texts(table.get_by_test_id("open-mission"))
-    assert len(visible) == 3
-    text = page.locator("body").inner_text()
-    assert {m for m in MISSION_TEXTS if m in text} == visible, "a mission not yet revealed is on the page"
+# One synchronous read of the page, so a redraw cannot fall between two of its parts.
+SNAPSHOT = """() => {
+  const table = document.querySelector('[data-testid="camping-life"]');
+  const texts = (sel) => [...table.querySelectorAll(sel)].map((e) => e.textContent);
+  return {
+    over: Boolean(document.querySelector('[data-testid="outcome"]')),
+    page: document.body.innerText,
+    theirSecretDown: table.querySelector('[data-testid="their-secret"]').classList.contains("down"),
+    shown: texts('[data-testid="open-mission"] .mission-text, [data-testid="my-secret"] .mission-text'),
+    theirCoinsOnCards: [...table.querySelectorAll(".stack .coin.seat-1")].map((e) => e.classList.contains("down")),
+    faceDown: [...table.querySelectorAll(".coin.down")].map((e) => e.textContent + (e.title || "") + JSON.stringify(e.dataset)),
+    cells: [...table.querySelectorAll('[data-testid="my-area"] [data-testid="move"]')].map((e) => e.className),
+    prompt: table.querySelector('[data-testid="cl-prompt"]').textContent,
+  };
+}"""
+FACE_DOWN = ('{"testid":"hidden-coin"}', '{"testid":"held-coin"}')
+
+
+def check_table(page: Page) -> None:
+    """Before the end: the opponent's secret mission and the values of their coins stay unseen,
+    and the cells offered for placing are highlighted empty spaces."""
+    snap = page.evaluate(SNAPSHOT)
+    if snap["over"]:
+        return
+    assert snap["theirSecretDown"]
+    assert len(snap["shown"]) == 3
+    on_page = {m for m in MISSION_TEXTS if m in snap["page"]}
+    assert on_page == set(snap["shown"]), "a mission not yet revealed is on the page"
     # The opponent (seat 1) has only face-down coins on the cards, and a face-down coin carries
     # no value: no text, no title, no data.
-    on_cards = table.locator(".stack .coin.seat-1").evaluate_all("els => els.map(e => e.classList.contains('down'))")
-    assert all(on_cards), "an opponent's coin on a card is face up"
-    faces = table.locator(".coin.down").evaluate_all(
-        "els => els.map(e => e.textContent + (e.title || '') + JSON.stringify(e.dataset))")
-    assert all(f == '{"testid":"hidden-coin"}' or f == '{"testid":"held-coin"}' for f in faces), faces
+    assert all(snap["theirCoinsOnCards"]), "an opponent's coin on a card is face up"
+    assert all(face in FACE_DOWN for face in snap["faceDown"]), snap["faceDown"]
+    if snap["cells"]:
+        assert "Place the" in snap["prompt"]
+        assert all({"cell", "empty", "target"} <= set(c.split()) for c in snap["cells"]), snap["cells"]
 
 
 def click_a_move(page: Page, rng: random.Random, clicked: dict[str, int]) -> bool:
@@ -88,14 +108,9 @@ def test_whole_game_against_the_bot(new_page):
     deadline = time.monotonic() + 150
     while not page.get_by_test_id("outcome").is_visible():
         assert time.monotonic() < deadline, "the game did not finish"
-        check_hidden(page)
+        check_table(page)
         # Every legal move sits on the table: nothing is left for the frame's bar.
         expect(page.get_by_test_id("moves-bar")).to_have_count(0)
-        # Placing: the clickable cells are highlighted empty spaces, offered only with that prompt.
-        cells = table.get_by_test_id("my-area").locator('[data-testid="move"]')
-        if cells.count():
-            expect(table.get_by_test_id("cl-prompt")).to_contain_text("Place the")
-            assert cells.count() == table.get_by_test_id("my-area").locator(".cell.empty.target").count()
         reveals += table.get_by_test_id("reveal").count()
         if sum(clicked.values()) % 20 == 19:
             no_overflow(page)
@@ -116,7 +131,7 @@ def test_whole_game_against_the_bot(new_page):
     expect(breakdown.get_by_test_id("mission-score")).to_have_count(4)
     for row in breakdown.locator("tbody tr, tfoot tr").all():
         expect(row.locator("td")).to_have_count(2)
-    # The opponent's secret mission is revealed now, and it was never on the page before.
+    # The opponent's secret mission is revealed now (check_table saw it nowhere before).
     theirs = table.get_by_test_id("their-secret")
     expect(theirs).not_to_have_class("mission down")
     [secret] = mission_texts(theirs)
@@ -131,7 +146,9 @@ def test_whole_game_against_the_bot(new_page):
     you_win = "You win" in outcome.get_by_test_id("winner").inner_text()
     assert ("Ana" in table.get_by_test_id("cl-winner").inner_text()) == you_win
     no_overflow(page)
-    page.screenshot(path="/tmp/camping-life-phone-end.png", full_page=True)
+
+    # On a desktop the two play areas stand side by side.
     page.set_viewport_size({"width": 1100, "height": 900})
-    expect(breakdown).to_be_visible()
-    page.screenshot(path="/tmp/camping-life-desktop-end.png", full_page=True)
+    mine = table.get_by_test_id("my-seat").bounding_box()
+    theirs_box = table.get_by_test_id("their-seat").bounding_box()
+    assert theirs_box["x"] >= mine["x"] + mine["width"]
