@@ -91,6 +91,7 @@ function coin(seat, value, { hidden = false, down = false, testid = null } = {})
 function coinButton(ctx, entry, seat) {
   const button = ctx.moveButton(entry, String(entry.move.coin));
   button.classList.add("coin", `seat-${seat}`);
+  button.setAttribute("aria-label", entry.label);
   return button;
 }
 
