@@ -58,13 +58,22 @@ def legal_moves(s: CampingLifeState, seat: int) -> list[Move]:
         return []
     held = sorted(set(s.coins[seat]))
     if s.phase == "bid_card":
-        return [BidCard(card=card, coin=coin) for card in s.row for coin in held]
+        return [BID_CARD[card, coin] for card in s.row for coin in held]
     if s.phase == "bid_table":
-        return [BidTable(coin=coin) for coin in held]
+        return [BID_TABLE[coin] for coin in held]
     if s.phase == "pick":
-        return [Pick(card=card) for card in s.next_round]
+        return [PICK[card] for card in s.next_round]
     card = s.placements[0].card
-    return [Place(card=card, row=i // COLS, col=i % COLS) for i in free_cells(s.areas[seat])]
+    return [PLACE[card, i] for i in free_cells(s.areas[seat])]
+
+
+# Moves are frozen values: every legal move is built once here, not at every step.
+BID_CARD = {(card, coin): BidCard(card=card, coin=coin)
+            for card in TERRAIN_IDS for coin in set(COINS)}
+BID_TABLE = {coin: BidTable(coin=coin) for coin in set(COINS)}
+PICK = {card: Pick(card=card) for card in TERRAIN_IDS}
+PLACE = {(card, i): Place(card=card, row=i // COLS, col=i % COLS)
+         for card in TERRAIN_IDS for i in range(CELLS)}
 
 
 def apply(s: CampingLifeState, seat: int, move: Move) -> CampingLifeState:

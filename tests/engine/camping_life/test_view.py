@@ -37,8 +37,8 @@ def hidden_changed(s: CampingLifeState, viewer: int | None) -> CampingLifeState:
 def seen(s: CampingLifeState, viewer: int | None) -> dict:
     """Everything full_view sends, the log aside (the log is checked move by move)."""
     legal = GAME.legal_moves(s, viewer) if viewer is not None else []
-    return {"view": GAME.view(s, viewer), "to_act": GAME.to_act(s),
-            "legal": [m.model_dump() for m in legal], "outcome": GAME.outcome(s)}
+    return {"view": GAME.view(s, viewer), "to_act": GAME.to_act(s), "legal": legal,
+            "outcome": GAME.outcome(s)}
 
 
 def other_coin(s: CampingLifeState, seat: int, move):
