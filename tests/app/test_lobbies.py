@@ -179,3 +179,9 @@ def test_concurrent_joins_take_different_seats(live):
     assert seated == {1, 2}
     seats = ana.get(f"/api/lobbies/{lobby['id']}").json()["seats"]
     assert all(s["player"] is not None for s in seats)
+
+
+def test_invite_links_use_public_url_when_set(database_url, serve):
+    with serve(database_url, PUBLIC_URL="https://camp.example/") as server:
+        lobby = server.lobby(server.guest("Ana"))
+        assert lobby["invite_url"] == f"https://camp.example/join/{lobby['invite_code']}"
