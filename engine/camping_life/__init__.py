@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import ClassVar
 
 from engine.camping_life import rules
-from engine.camping_life.bot import heuristic_bot, random_bot
+from engine.camping_life.bot import heuristic_bot
 from engine.camping_life.moves import Move, move_adapter
 from engine.camping_life.state import CampingLifeState, Options
 from engine.camping_life.view import view
-from engine.core import Bot, Game, Outcome, check_players
+from engine.core import Bot, Game, Outcome, check_players, random_bot
 
 
 class CampingLifeGame(Game[CampingLifeState, Move]):

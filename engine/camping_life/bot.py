@@ -18,7 +18,6 @@ from engine.camping_life.cards import CARDS
 from engine.camping_life.moves import BidCard, BidTable, Move, Pick, Place
 from engine.camping_life.scoring import (CELLS, COLS, NEIGHBOURS, TERRAIN_SCORES, area_of,
                                          mission_points)
-from engine.core import random_bot
 
 Cells = tuple[int | None, ...]
 
@@ -144,5 +143,3 @@ def _table_coin(view: dict, legal: list[Move], rng: random.Random) -> Move:
             best = (value, coin)
     return BidTable(coin=best[1])
 
-
-__all__ = ["heuristic_bot", "random_bot"]

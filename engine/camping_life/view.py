@@ -30,6 +30,7 @@
 ``card`` is ``{"id", "kind", "name", "umbrella", "road"}``; ``mission`` is
 ``{"id", "kind": "mission", "key", "text", "points"}``. A coin on a card shows its value only
 to its owner (``coin`` is ``None`` for the other seat and spectators) until the turn-over.
+Card and mission dicts are shared between views: treat a view as read-only.
 """
 
 from __future__ import annotations
