@@ -136,8 +136,12 @@ export function gamePage(root, gameId) {
         if (msg.ref === pending) pending = null;
       } else if (msg.type === "error") {
         if (!msg.ref || msg.ref === pending) pending = null;
-        flash = msg.message || msg.code || "That did not work.";
-        if (msg.code === "stale_version") socket.send({ type: "sync" });
+        if (msg.code === "stale_version") {
+          flash = "The table changed just before your move arrived: have a look and choose again.";
+          socket.send({ type: "sync" });
+        } else {
+          flash = msg.message || msg.code || "That did not work.";
+        }
       }
       draw();
     },

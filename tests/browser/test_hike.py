@@ -18,9 +18,13 @@ def no_overflow(page: Page) -> None:
     assert width <= PHONE, f"{page.url} is {width}px wide at a {PHONE}px viewport"
 
 
-def set_name(page: Page, name: str) -> None:
+def enter_name(page: Page, name: str) -> None:
     page.locator("#player-name-input").fill(name)
     page.locator("#player-name-input").press("Enter")
+
+
+def set_name(page: Page, name: str) -> None:
+    enter_name(page, name)
     expect(page.get_by_test_id("player-name")).to_have_text(name)
 
 
@@ -61,7 +65,7 @@ def test_three_seat_game_played_in_two_browsers(new_page):
     expect(guest.locator("#player-name-input")).to_be_visible()
     no_overflow(guest)
     guest.goto(invite)
-    set_name(guest, "Bruno")
+    enter_name(guest, "Bruno")  # the join page moves on to the lobby at once
     guest.wait_for_url("**/lobbies/*")
     expect(guest.get_by_test_id("seat").nth(1)).to_contain_text("Bruno")
     no_overflow(guest)
