@@ -55,10 +55,14 @@ function cardEl(card, extra = "") {
     card.kind === "item" ? h("span", { class: "miles" }, `${card.miles} mi`) : h("span", { class: "miles" }, "hazard"));
 }
 
-// What you are asked now, with the plain-button moves (draw, hike, join, stay, continue, drop out).
-// While others decide, the frame's turn line already says who is awaited.
+// What you are asked now, with the plain-button moves (draw, hike, join, stay, continue, drop out);
+// while others decide, what they are deciding. Always drawn, so the table does not jump.
 function prompt(view, ctx, of) {
-  if (!view.to_act.includes(view.you) || view.outcome) return null;
+  if (view.outcome) return null;
+  if (!view.to_act.includes(view.you)) {
+    return h("section", { class: "hike-prompt waiting", "data-testid": "hike-prompt" },
+      h("p", {}, waitingText(view, ctx)));
+  }
   const owes = view.seats[view.you].owes;
   let text = "Your move.";
   if (owes) text = oweText(owes);
@@ -79,6 +83,19 @@ function prompt(view, ctx, of) {
       buttons.length || dropAll.length ? h("div", { class: "buttons" }, buttons, dropAll) : null,
       of("drop_out").some((e) => e.move.score != null)
         ? h("p", { class: "muted small" }, "To drop out, tap the hiking-pile card you score.") : null));
+}
+
+function waitingText(view, ctx) {
+  const who = view.to_act.map(ctx.seatName).join(" and ");
+  const many = view.to_act.length > 1;
+  const what = {
+    turn: "is choosing: draw a card or take a hike",
+    pack: `is packing the ${view.pending?.title}`,
+    join: "is deciding whether to join the hike",
+    resolve: many ? "are discarding" : "is discarding",
+    decide: "is deciding whether to continue or drop out",
+  }[view.phase];
+  return what ? `${who} ${what}.` : `Waiting for ${who}.`;
 }
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -171,7 +188,8 @@ function scoreboard(view, ctx) {
     h("h2", {}, view.outcome ? "Final miles" : "Miles hiked"),
     h("ul", {}, view.seats.map((s) => h("li", { class: winners.includes(s.seat) ? "winner" : "" },
       h("span", { class: "who" }, seatLabel(s.seat, ctx), winners.includes(s.seat) ? " 🏆" : ""),
-      h("strong", {}, `${s.score} mi`, h("span", { class: "muted small" }, ` · ${plural(s.scored.length, "card")}`)),
+      h("strong", {}, `${s.score} mi`,
+        view.outcome ? h("span", { class: "muted small" }, ` · ${plural(s.scored.length, "card")}`) : null),
       h("span", { class: "scored" }, s.scored.length
         ? s.scored.map((c) => h("span", { class: "mini", title: `${c.title}, ${c.miles} mi` }, icon(c), c.miles))
         : h("span", { class: "muted small" }, "no cards yet"))))),
