@@ -88,6 +88,9 @@ def test_table_coins_turn_over_only_after_both_played():
     assert s.table_coins == [[3], [1]] and s.hidden_table == [None, None]
     assert s.log[-1].text == "Table coins turned over: Red 3, Blue 1."
     assert GAME.to_act(s) == [RED] and s.turn == 2
+    # Any card of the row stays open to both players, whoever bid on it already.
+    assert {m.card for m in GAME.legal_moves(s, RED)} == set(s.row)
+    assert {m.coin for m in GAME.legal_moves(s, RED)} == {0, 1, 2}
 
 
 def test_table_tie_discards_both_next_round_cards_and_the_starter_stays():
