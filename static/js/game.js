@@ -2,7 +2,7 @@
 // log, outcome, and a per-game renderer from /static/games/{kind}.js.
 import { applyPatch } from "/static/vendor/fast-json-patch/core.js";
 import { wsUrl } from "./api.js";
-import { h, fill } from "./dom.js";
+import { fill, h } from "./dom.js";
 import { LiveSocket, STATUS_TEXT } from "./socket.js";
 
 const renderers = {}; // kind -> promise of its module (null when it has none)
@@ -48,7 +48,6 @@ export function gamePage(root, gameId) {
     const kind = view.table?.kind || view.game;
     renderers[kind] ??= loadRenderer(kind);
     const renderer = await renderers[kind];
-    if (!view) return;
     document.title = `${view.table?.title || kind} · Campground`;
     fill(parts.outcome, view.outcome ? outcomeBox(view, seatName) : "");
 
@@ -101,7 +100,7 @@ export function gamePage(root, gameId) {
     const status = !view ? "" : view.outcome ? "Game over"
       : view.to_act.includes(view.you) ? (view.to_act.length > 1 ? "Your move (others decide too)" : "Your turn")
         : view.to_act.length ? `Waiting for ${view.to_act.map(seatName).join(", ")}` : "";
-    fill(parts.head, 
+    fill(parts.head,
       h("div", { class: "title-row" },
         h("h1", {}, view?.table?.title || "Game"),
         h("span", { class: `pill ${connection}`, "data-testid": "connection" }, STATUS_TEXT[connection])),

@@ -1,6 +1,6 @@
 // Home: who you are, a new lobby for any game, and the open public lobbies.
 import { api } from "./api.js";
-import { clear, errorBox, h, fill } from "./dom.js";
+import { clear, errorBox, fill, h } from "./dom.js";
 import { navigate } from "./main.js";
 import { optionsForm } from "./options.js";
 import { getPlayer, playerBox } from "./player.js";
@@ -95,7 +95,7 @@ function showCreate(box, games, getMe) {
         submit.disabled = false;
       }
     };
-    fill(form, 
+    fill(form,
       options ? options.element : null,
       h("div", { class: "row wrap" },
         h("div", { class: "field" }, h("label", { for: "seats" }, "Seats"), seats),

@@ -1,6 +1,6 @@
 // /join/{code}: make sure we have a name, take a seat, go to the lobby.
 import { api } from "./api.js";
-import { errorBox, h, fill } from "./dom.js";
+import { errorBox, fill, h } from "./dom.js";
 import { navigate } from "./main.js";
 import { getPlayer, playerBox } from "./player.js";
 

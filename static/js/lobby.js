@@ -1,6 +1,6 @@
 // Lobby: invite link, seats, host controls, live over /ws/lobbies/{id}; moves everyone to the game.
 import { api, wsUrl } from "./api.js";
-import { errorBox, h, fill } from "./dom.js";
+import { errorBox, fill, h } from "./dom.js";
 import { navigate } from "./main.js";
 import { getPlayer, playerBox } from "./player.js";
 import { LiveSocket, STATUS_TEXT } from "./socket.js";
@@ -44,7 +44,7 @@ export function lobbyPage(root, lobbyId) {
     const host = me && lobby.host_id === me.id;
     const seated = lobby.seats.some((s) => s.player && s.player.id === me?.id);
     const full = lobby.seats.every((s) => s.player || s.bot);
-    fill(body, 
+    fill(body,
       h("section", { class: "card" },
         h("div", { class: "title-row" },
           h("h1", {}, lobby.title),

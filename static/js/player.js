@@ -1,6 +1,6 @@
 // Who is playing: ask for a name once, then show "Playing as Ana · change".
 import { api, currentPlayer } from "./api.js";
-import { errorBox, h, fill } from "./dom.js";
+import { errorBox, fill, h } from "./dom.js";
 
 let cached; // the current player, null for none, undefined before the first look-up
 
