@@ -34,6 +34,8 @@ def click_a_move(page: Page, rng: random.Random) -> bool:
     labels = moves.evaluate_all("els => els.map(e => e.title || e.textContent)")
     if not labels:
         return False
+    # The Hike table places every legal move itself: none is left over for the frame's bar.
+    assert page.get_by_test_id("moves-bar").count() == 0
     draws = [i for i, label in enumerate(labels) if label.startswith("Draw a card")]
     pick = draws[0] if draws and rng.random() < 0.6 else rng.randrange(len(labels))
     try:
