@@ -50,6 +50,9 @@ class Connection:
             self.view = snap.view(self.seat)
             self.version = snap.version
             await self.ws.send_json({"type": "state", "version": snap.version, "view": self.view})
+        # A change offered while this state was being loaded may be newer than it.
+        if self._latest is not None and self._latest.version > self.version:
+            self._wake.set()
 
     def offer(self, snap: Snapshot) -> None:
         self._latest = snap
@@ -63,6 +66,7 @@ class Connection:
             if snap is None:
                 continue
             async with self.lock:
+                # Before the first state, ``send_state`` looks at the latest offer itself.
                 if snap.version < self.version or self.view is None:
                     continue
                 view = snap.view(self.seat)
@@ -91,14 +95,19 @@ class GameWatch:
             while True:
                 await sub.get()
                 sub.drain()
-                try:
-                    async with self.ctx.db.session() as session:
-                        snap = await self.ctx.snapshot(session, self.game_id)
-                except Exception:
-                    log.exception("could not load game %s for its sockets", self.game_id)
-                    continue
+                snap = await self._load()
                 for conn in list(self.connections):
                     conn.offer(snap)
+
+    async def _load(self) -> Snapshot:
+        """The game now; retried, because a change that is not passed on leaves sockets behind."""
+        while True:
+            try:
+                async with self.ctx.db.session() as session:
+                    return await self.ctx.snapshot(session, self.game_id)
+            except Exception:
+                log.exception("could not load game %s for its sockets; retrying", self.game_id)
+                await asyncio.sleep(0.5)
 
 
 class Watchers:
@@ -170,7 +179,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
                 await conn.send(_error("bad_request", "Messages are JSON objects.", None))
                 continue
             await _handle(ctx, conn, game_id, message)
-    except (WebSocketDisconnect, RuntimeError):
+    except WebSocketDisconnect:
         pass
     finally:
         writer.cancel()
@@ -238,7 +247,7 @@ async def lobby_socket(ws: WebSocket, lobby_id: str) -> None:
             # Clients have nothing to say here; reading only notices when they leave.
             while True:
                 await ws.receive_text()
-        except (WebSocketDisconnect, RuntimeError):
+        except WebSocketDisconnect:
             pass
         finally:
             pusher.cancel()

@@ -58,7 +58,10 @@ class Player:
     async def until(self, predicate) -> tuple[float, dict]:
         """Apply patches until a message satisfies ``predicate``; its arrival time and itself."""
         while True:
-            at, message = await asyncio.wait_for(self.inbox.get(), 30)
+            try:
+                at, message = await asyncio.wait_for(self.inbox.get(), 30)
+            except TimeoutError:
+                raise RuntimeError(f"{self.name}: nothing for 30 s at version {self.version}") from None
             if message["type"] == "patch":
                 assert message["from"] == self.version, (message["from"], self.version)
                 self.view = jsonpatch.apply_patch(self.view, message["ops"])
