@@ -115,7 +115,10 @@ export function gamePage(root, gameId) {
     onStatus: (status, reason) => {
       connection = status;
       if (status !== "online") pending = null;
-      if (status === "gone") flash = reason || "This game cannot be opened.";
+      if (status === "gone") {
+        flash = reason || "This game cannot be opened.";
+        if (!view) fill(parts.table, h("a", { href: "/", "data-nav": true, class: "button primary" }, "Back to camp"));
+      }
       draw();
     },
     onMessage: (msg) => {

@@ -23,7 +23,7 @@ export function joinPage(root, code) {
   getPlayer().then((player) => {
     if (player) return join();
     card.insertBefore(
-      playerBox(null, join, { prompt: "You are invited! What should the others call you?" }),
+      playerBox(null, join, { prompt: "You are invited! What should the others call you?", submit: "Join" }),
       status,
     );
   }, (err) => fill(status, errorBox(err.message)));

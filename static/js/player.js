@@ -15,7 +15,7 @@ async function register(name) {
 }
 
 // A box that shows the player or a name form; onReady(player) runs whenever a name is set.
-export function playerBox(player, onReady, { prompt = "What should we call you?" } = {}) {
+export function playerBox(player, onReady, { prompt = "What should we call you?", submit = "Save" } = {}) {
   const box = h("section", { class: "player", "data-testid": "player" });
   const show = (p) => fill(box, p ? playingAs(p) : nameForm(p));
 
@@ -48,7 +48,7 @@ export function playerBox(player, onReady, { prompt = "What should we call you?"
       },
     },
     h("label", { for: "player-name-input" }, prompt),
-    h("div", { class: "row" }, input, h("button", { type: "submit", class: "primary" }, "Save")),
+    h("div", { class: "row" }, input, h("button", { type: "submit", class: "primary" }, submit)),
     error);
     input.id = "player-name-input";
     queueMicrotask(() => input.focus());
