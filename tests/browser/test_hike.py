@@ -135,3 +135,10 @@ def test_a_bad_invite_link_is_explained(new_page):
     expect(status.get_by_role("alert")).to_contain_text("does not match any table")
     expect(status.get_by_role("link", name="Back to camp")).to_be_visible()
     no_overflow(page)
+
+
+def test_an_unknown_game_says_so_and_stops_reconnecting(new_page):
+    page = new_page("/games/no-such-game", width=PHONE, height=760)
+    expect(page.get_by_test_id("connection")).to_have_text("Closed")
+    expect(page.get_by_test_id("flash")).not_to_be_empty()
+    expect(page.get_by_role("link", name="Back to camp")).to_be_visible()
