@@ -57,8 +57,6 @@ class BotRunner:
                 self._again.discard(game_id)
                 if not await self._step(game_id) and game_id not in self._again:
                     return
-        except asyncio.CancelledError:
-            raise
         except Exception:
             log.exception("bot failed in game %s; its bots stop until the next move", game_id)
         finally:

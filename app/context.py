@@ -11,8 +11,11 @@ from app.bus import MemoryBus, game_channel, lobby_channel
 from app.config import Settings
 from app.db import Database
 from app.services.games import Committed, Snapshot, TableSeat, commit_move, load_snapshot
-from engine.registry import get_game
 from app.ws import Watchers
+from engine.registry import get_game
+
+# Seats of started games kept per process; they never change, so the cache is only bounded.
+SEATS_CACHE_SIZE = 10_000
 
 
 class Context:
@@ -33,6 +36,8 @@ class Context:
         await self.db.dispose()
 
     async def snapshot(self, session: AsyncSession, game_id: str) -> Snapshot:
+        if len(self._seats) > SEATS_CACHE_SIZE:
+            self._seats.clear()
         return await load_snapshot(session, game_id, self._seats)
 
     async def move(self, game_id: str, seat: int, move: Any, expect_version: int) -> Committed:
