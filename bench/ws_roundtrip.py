@@ -1,8 +1,9 @@
 """WebSocket round trip: two players alternate moves in Let's Take a Hike over WebSocket.
 
-Starts ``uvicorn app.main:app`` in a subprocess (SQLite in a temporary file by default, or
-PostgreSQL with ``--postgres``), then for every move measures send → ack on the mover's socket
-and send → the opponent's patch on the other socket. New games are started as needed.
+Starts ``uvicorn app.main:app`` in a subprocess (SQLite in a temporary file by default; with
+``--postgres`` a throw-away database created beside the given server's and dropped after),
+then for every move measures send → ack on the mover's socket and send → the opponent's
+patch on the other socket. New games are started as needed.
 
     .venv/bin/python bench/ws_roundtrip.py --moves 500
     .venv/bin/python bench/ws_roundtrip.py --moves 500 --postgres [URL]
@@ -21,10 +22,15 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
 import jsonpatch
+from sqlalchemy import make_url, text
+from sqlalchemy.ext.asyncio import create_async_engine
 from websockets.asyncio.client import connect
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -123,6 +129,30 @@ async def run(base: str, ws_base: str, moves: int, warmup: int) -> tuple[list[fl
     return acks, patches
 
 
+async def _admin(url: str, statement: str) -> None:
+    engine = create_async_engine(url, isolation_level="AUTOCOMMIT")
+    try:
+        async with engine.connect() as conn:
+            await conn.execute(text(statement))
+    finally:
+        await engine.dispose()
+
+
+@contextmanager
+def database(postgres: str | None, tmp: str) -> Iterator[str]:
+    """SQLite in ``tmp``, or a throw-away database beside ``postgres`` (shared test
+    databases get truncated by test runs)."""
+    if postgres is None:
+        yield f"sqlite+aiosqlite:///{tmp}/bench.db"
+        return
+    name = f"campground_bench_{uuid.uuid4().hex[:12]}"
+    asyncio.run(_admin(postgres, f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(postgres).set(database=name).render_as_string(hide_password=False)
+    finally:
+        asyncio.run(_admin(postgres, f'DROP DATABASE "{name}" WITH (FORCE)'))
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -141,8 +171,7 @@ def main() -> int:
     parser.add_argument("--postgres", nargs="?", const=DEFAULT_POSTGRES, default=None, metavar="URL")
     args = parser.parse_args()
 
-    with tempfile.TemporaryDirectory() as tmp:
-        url = args.postgres or f"sqlite+aiosqlite:///{tmp}/bench.db"
+    with tempfile.TemporaryDirectory() as tmp, database(args.postgres, tmp) as url:
         upgrade(url)
         port = free_port()
         env = os.environ | {"DATABASE_URL": url, "BOT_DELAY": "0", "ADMIN_TOKEN": ""}

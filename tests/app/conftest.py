@@ -8,6 +8,7 @@ import os
 import shutil
 import socket
 import threading
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -15,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
-from sqlalchemy import text
+from sqlalchemy import make_url, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.config import Settings
@@ -43,8 +44,8 @@ async def _postgres_error(url: str) -> str | None:
         await engine.dispose()
 
 
-async def _execute(url: str, *statements: str) -> None:
-    engine = create_async_engine(url)
+async def _execute(url: str, *statements: str, autocommit: bool = False) -> None:
+    engine = create_async_engine(url, isolation_level="AUTOCOMMIT" if autocommit else None)
     try:
         async with engine.begin() as conn:
             for statement in statements:
@@ -62,21 +63,24 @@ async def query(url: str, sql: str, **params: Any) -> list[tuple]:
         await engine.dispose()
 
 
-def fresh_postgres_schema(url: str) -> None:
-    asyncio.run(_execute(url, "DROP SCHEMA public CASCADE", "CREATE SCHEMA public"))
-
-
 @pytest.fixture(scope="session")
-def postgres_url() -> str:
+def postgres_url() -> Iterator[str]:
+    """A migrated database of its own for this test run, created beside TEST_POSTGRES_URL's
+    and dropped at the end, so that runs started at the same time never share tables."""
     error = asyncio.run(_postgres_error(POSTGRES_URL))
     if error:
         message = f"PostgreSQL at {POSTGRES_URL} is unreachable ({error})"
         if os.environ.get("REQUIRE_POSTGRES") == "1":
             pytest.fail(message)
         pytest.skip(message)
-    fresh_postgres_schema(POSTGRES_URL)
-    upgrade(POSTGRES_URL)
-    return POSTGRES_URL
+    name = f"campground_test_{uuid.uuid4().hex[:12]}"
+    asyncio.run(_execute(POSTGRES_URL, f'CREATE DATABASE "{name}"', autocommit=True))
+    url = make_url(POSTGRES_URL).set(database=name).render_as_string(hide_password=False)
+    try:
+        upgrade(url)
+        yield url
+    finally:
+        asyncio.run(_execute(POSTGRES_URL, f'DROP DATABASE "{name}" WITH (FORCE)', autocommit=True))
 
 
 @pytest.fixture(scope="session")
