@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
-from app.models import Game
+from app.models import Game, Lobby, Seat
 from app.services.errors import StaleVersion
 from engine.core import full_view
 
@@ -39,10 +39,16 @@ class BotRunner:
             self._tasks[game_id] = asyncio.create_task(self._run(game_id), name=f"bots {game_id}")
 
     async def resume_all(self) -> None:
-        """On startup: every active game gets a look, whoever is connected."""
+        """On startup: every active game with a bot seat gets a look, whoever is connected."""
         async with self.ctx.db.session() as session:
-            ids = await session.scalars(select(Game.id).where(Game.status == "active"))
-            for game_id in ids:
+            ids = await session.scalars(
+                select(Game.id)
+                .join(Lobby, Lobby.game_id == Game.id)
+                .join(Seat, Seat.lobby_id == Lobby.id)
+                .where(Game.status == "active", Seat.bot_level.is_not(None))
+                .distinct()
+            )
+            for game_id in ids.all():
                 self.kick(game_id)
 
     async def close(self) -> None:
