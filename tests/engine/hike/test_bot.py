@@ -1,9 +1,14 @@
 import random
+from collections import Counter
+
+import pytest
 
 from engine.core import full_view
 from engine.hike import GAME
-from engine.hike.bot import heuristic_bot
-from engine.hike.moves import Discard, Draw, DropOut, TakeHike
+from engine.hike.bot import Risk, heuristic_bot
+from engine.hike.cards import CARDS
+from engine.hike.moves import Continue, Discard, Draw, DropOut, TakeHike
+from engine.hike.state import Hike
 from engine.playout import play_out
 
 from .positions import Pool, build
@@ -51,3 +56,30 @@ def test_the_bot_throws_away_its_cheapest_card_and_scores_its_best():
 
     s, _, (bar, water, bag, _) = rulebook_example(lucky=False)
     assert decide(s, 0) == DropOut(score=bag)  # Reteka's backpack is thin: she takes the bag
+
+
+def test_risk_counts_the_cards_that_would_empty_the_backpack():
+    p = Pool()
+    unseen = Counter({"tent": 5, "granola_bar": 5, "skunk": 2})
+    lone_bar = [CARDS[p.take("granola_bar")].to_json()]
+    risk = Risk(lone_bar, unseen)
+    assert risk.bust == pytest.approx(7 / 12)  # any Tent or Skunk takes the only card
+    assert risk.gain == pytest.approx((5 * 4 + 5 * 1) / 12)
+    strong = [CARDS[c].to_json() for c in p.many("tent", "camera", "compass", "socks")]
+    assert Risk(strong, unseen).bust == 0
+
+
+def test_the_bot_pushes_on_with_a_strong_backpack_and_drops_out_with_a_weak_one():
+    p = Pool()
+    strong = p.many("tent", "camera", "compass", "flashlight", "walking_stick", "sleeping_bag")
+    pile = p.many("granola_bar")
+    hike = Hike(lead=0, original_lead=0, joined=[0], hikers=[0], pile=pile, to_ask=[0])
+    s = build(p, 2, backpacks={0: strong}, hike=hike, phase="decide")
+    assert decide(s, 0) == Continue()
+
+    p = Pool()
+    weak = p.many("granola_bar")
+    pile = p.many("tent", "sleeping_bag")
+    hike = Hike(lead=0, original_lead=0, joined=[0], hikers=[0], pile=pile, to_ask=[0])
+    s = build(p, 2, backpacks={0: weak}, hike=hike, phase="decide")
+    assert decide(s, 0) == DropOut()
