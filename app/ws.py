@@ -13,10 +13,10 @@ import json
 import logging
 from typing import TYPE_CHECKING, Any
 
-import jsonpatch
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.bus import game_channel, lobby_channel
+from app.patch import make_patch
 from app.services import lobbies, players
 from app.services.errors import Problem, StaleVersion
 from app.services.games import Snapshot
@@ -70,7 +70,7 @@ class Connection:
                 if snap.version < self.version or self.view is None:
                     continue
                 view = snap.view(self.seat)
-                ops = jsonpatch.make_patch(self.view, view).patch
+                ops = make_patch(self.view, view)
                 # Same version and same view: this socket has seen it already.
                 if not ops and snap.version == self.version:
                     continue
