@@ -62,6 +62,8 @@ export function gamePage(root, gameId) {
       else {
         el.tabIndex = 0;
         el.setAttribute("role", "button");
+        el.setAttribute("aria-label", entry.label);
+        el.title ||= entry.label;
         el.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); send(entry.move); } });
       }
       el.addEventListener("click", (e) => { e.stopPropagation(); send(entry.move); });
