@@ -109,22 +109,4 @@ def _build() -> tuple[Card, ...]:
 CARDS: tuple[Card, ...] = _build()
 DECK_SIZE = len(CARDS)
 SPACE_BITS = {s: 1 << i for i, s in enumerate(SPACES)}
-ALLOWED_MASK: tuple[int, ...] = tuple(
-    sum(SPACE_BITS[s] for s in c.spaces) for c in CARDS
-)
-
-
-def card(card_id: int) -> Card:
-    return CARDS[card_id]
-
-
-def first_of(name: str) -> int:
-    """The lowest id of a card with this name (handy for building positions)."""
-    for c in CARDS:
-        if c.name == name:
-            return c.id
-    raise KeyError(name)
-
-
-def ids_of(name: str) -> list[int]:
-    return [c.id for c in CARDS if c.name == name]
+ALLOWED_MASK: tuple[int, ...] = tuple(sum(SPACE_BITS[s] for s in c.spaces) for c in CARDS)

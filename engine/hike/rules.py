@@ -48,7 +48,12 @@ from engine.hike.state import Debt, Hike, HikeState, TieBreak
 HAND_SIZE = 5
 # Moves are immutable, so the ones without a card are made once.
 DRAW, TAKE_HIKE, JOIN, STAY, CONTINUE, DROP_OUT = (
-    Draw(), TakeHike(), Join(), StayBehind(), Continue(), DropOut()
+    Draw(),
+    TakeHike(),
+    Join(),
+    StayBehind(),
+    Continue(),
+    DropOut(),
 )
 PACK = {sp: Pack(space=sp) for sp in SPACES}
 
@@ -348,9 +353,7 @@ def _pack(s: HikeState, seat: int, move) -> None:
         else:
             bpk.remove(bp, gone.id)
             s.backpacks[seat] = bpk.add(bp, c.id)
-            s.say(
-                f"{player(seat)} draws {_the(c)} and discards {_the(gone)} to make room.", seat
-            )
+            s.say(f"{player(seat)} draws {_the(c)} and discards {_the(gone)} to make room.", seat)
     else:
         raise IllegalMove(f"Pack the {c.title} first.")
     s.pending = None
@@ -531,8 +534,7 @@ def _drop_out(s: HikeState, seat: int, score: int | None) -> None:
         s.scoring[seat].extend(items)
         hike.pile = [c for c in hike.pile if not CARDS[c].is_item]
         s.say(
-            f"{player(seat)} drops out last and scores {len(items)} card(s), "
-            f"{_miles(items)} mi.",
+            f"{player(seat)} drops out last and scores {len(items)} card(s), {_miles(items)} mi.",
             seat,
         )
     elif score is None:

@@ -30,8 +30,18 @@ def test_the_deck_has_the_rulebooks_totals():
 def test_the_twelve_item_kinds_and_four_hazards():
     items = {c.name for c in CARDS if c.kind == ITEM}
     assert items == {
-        "pans", "camera", "sleeping_bag", "granola_bar", "compass", "flashlight",
-        "socks", "tent", "water_bottle", "map", "bear_spray", "walking_stick",
+        "pans",
+        "camera",
+        "sleeping_bag",
+        "granola_bar",
+        "compass",
+        "flashlight",
+        "socks",
+        "tent",
+        "water_bottle",
+        "map",
+        "bear_spray",
+        "walking_stick",
     }
     hazards = Counter(c.name for c in CARDS if c.kind == HAZARD)
     assert hazards == {"raccoon": 4, "skunk": 3, "blister": 3, "bear": 2}
@@ -53,7 +63,8 @@ def test_items_have_miles_and_a_space_hazards_neither():
 
 def test_what_the_rulebook_says_about_single_cards():
     tent, compass, pans = by_name("tent")[0], by_name("compass")[0], by_name("pans")[0]
-    bag, water, bar = by_name("sleeping_bag")[0], by_name("water_bottle")[0], by_name("granola_bar")[0]
+    bag, water = by_name("sleeping_bag")[0], by_name("water_bottle")[0]
+    bar = by_name("granola_bar")[0]
     stick = by_name("walking_stick")[0]
     assert tent.spaces == (TOP,)
     assert set(compass.spaces) == {TOP, LEFT_POCKET, RIGHT_POCKET}
@@ -68,6 +79,10 @@ def test_what_the_rulebook_says_about_single_cards():
 def test_card_json_is_complete():
     c = by_name("compass")[0]
     assert c.to_json() == {
-        "id": c.id, "kind": "item", "name": "compass", "title": "Compass", "miles": 2,
+        "id": c.id,
+        "kind": "item",
+        "name": "compass",
+        "title": "Compass",
+        "miles": 2,
         "spaces": ["top", "left_pocket", "right_pocket"],
     }

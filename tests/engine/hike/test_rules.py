@@ -26,8 +26,12 @@ def rulebook_example(lucky: bool):
     }
     top = p.take("flashlight") if lucky else p.take("skunk")
     hike = Hike(
-        lead=0, original_lead=0, joined=[0, 1, 2], hikers=[0, 1, 2],
-        pile=[bar, water, bag], to_ask=[0, 1, 2],
+        lead=0,
+        original_lead=0,
+        joined=[0, 1, 2],
+        hikers=[0, 1, 2],
+        pile=[bar, water, bag],
+        to_ask=[0, 1, 2],
     )
     s = build(p, 4, backpacks=packs, draw_top=[top], hike=hike, phase="decide")
     return s, packs, (bar, water, bag, top)

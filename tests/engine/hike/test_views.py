@@ -80,6 +80,7 @@ def test_the_view_shape():
     assert v["phase"] == "turn" and v["turn"] == 0 and v["hike"] is None
     assert len(v["seats"]) == 3
     for p, seat in enumerate(v["seats"]):
+        assert seat["seat"] == p
         assert set(seat["backpack"]) == set(SPACES)
         held = [c for c in seat["backpack"].values() if c is not None]
         assert seat["backpack_miles"] == sum(c["miles"] for c in held)
@@ -87,9 +88,11 @@ def test_the_view_shape():
     mine = full_view(GAME, s, 0)
     assert [m["label"] for m in mine["legal_moves"]] == ["Draw a card", "Take a hike"]
     assert mine["legal_moves"][0]["move"] == {"type": "draw"}
-    assert v["draw_pile"] + sum(
-        sum(c is not None for c in seat["backpack"].values()) for seat in v["seats"]
-    ) == 102
+    assert (
+        v["draw_pile"]
+        + sum(sum(c is not None for c in seat["backpack"].values()) for seat in v["seats"])
+        == 102
+    )
 
 
 def test_the_hike_in_the_view():
@@ -106,8 +109,13 @@ def test_the_hike_in_the_view():
 def test_same_seed_and_moves_give_byte_identical_states():
     def record(seed):
         dumps = []
-        play_out(GAME, 3, seed, ["random", "heuristic", "random"],
-                 on_step=lambda s: dumps.append(json.dumps(GAME.dump(s))))
+        play_out(
+            GAME,
+            3,
+            seed,
+            ["random", "heuristic", "random"],
+            on_step=lambda s: dumps.append(json.dumps(GAME.dump(s))),
+        )
         return dumps
 
     for seed in (1, 2, 3):
