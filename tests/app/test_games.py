@@ -108,12 +108,13 @@ def test_two_writers_never_both_win(live):
     game_id = live.start_game(ana, live.guest("Ben"))
     twin = live.client()
     twin.headers["Authorization"] = f"Bearer {ana.token}"
+    move = live.state(ana, game_id)["view"]["legal_moves"][0]["move"]
     barrier = threading.Barrier(2)
     codes = []
 
     def send(client):
         barrier.wait()
-        r = client.post(f"/api/games/{game_id}/moves", json={"move": {"type": "draw"}, "expect_version": 0})
+        r = client.post(f"/api/games/{game_id}/moves", json={"move": move, "expect_version": 0})
         codes.append(r.status_code)
 
     threads = [threading.Thread(target=send, args=(c,)) for c in (ana, twin)]

@@ -125,7 +125,8 @@ def test_move_errors_carry_the_ref(live, table):
 def test_a_repeated_move_applies_once(live, table):
     ana, ben, game_id, open_socket = table
     a = open_socket(token=ana.token)
-    message = {"type": "move", "move": {"type": "draw"}, "expect_version": 0, "ref": "once"}
+    move = a.view["legal_moves"][0]["move"]
+    message = {"type": "move", "move": move, "expect_version": 0, "ref": "once"}
     a.send(message)
     assert a.next() == {"type": "ack", "ref": "once", "version": 1}
     a.send(message)
