@@ -10,6 +10,7 @@ from app.bots import BotRunner
 from app.bus import MemoryBus, game_channel, lobby_channel
 from app.config import Settings
 from app.db import Database
+from app.migrate import check_schema
 from app.services.games import Committed, Snapshot, TableSeat, commit_move, load_snapshot
 from app.ws import Watchers
 from engine.registry import get_game
@@ -28,6 +29,7 @@ class Context:
         self._seats: dict[str, list[TableSeat]] = {}
 
     async def start(self) -> None:
+        await check_schema(self.db.engine)
         await self.bots.resume_all()
 
     async def close(self) -> None:

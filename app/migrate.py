@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.config import project_path
 
@@ -22,3 +26,22 @@ def upgrade(database_url: str | None = None) -> None:
     Synchronous; it runs its own event loop, so call it from a thread inside async code.
     """
     command.upgrade(alembic_config(database_url), "head")
+
+
+def head() -> str | None:
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+def current(connection: Connection) -> str | None:
+    return MigrationContext.configure(connection).get_current_revision()
+
+
+async def check_schema(engine: AsyncEngine) -> None:
+    """Refuse to serve a database that is not at the latest revision, with the remedy."""
+    async with engine.connect() as conn:
+        revision = await conn.run_sync(current)
+    if revision != head():
+        raise RuntimeError(
+            f"The database schema is at revision {revision or 'none'}, not {head()}: "
+            "run `campground migrate` first."
+        )

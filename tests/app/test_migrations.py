@@ -8,6 +8,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
+from app.config import Settings
+from app.context import Context
 from app.db import make_engine
 from app.migrate import alembic_config, upgrade
 from app.models import Base
@@ -53,3 +55,17 @@ def test_downgrade_and_upgrade_on_postgres(postgres_url):
     assert drift(postgres_url)
     upgrade(postgres_url)
     assert drift(postgres_url) == []
+
+
+def test_the_server_refuses_an_unmigrated_database(tmp_path):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'empty.db'}"
+    ctx = Context(Settings(DATABASE_URL=url))
+
+    async def start():
+        try:
+            await ctx.start()
+        finally:
+            await ctx.close()
+
+    with pytest.raises(RuntimeError, match="run `campground migrate` first"):
+        asyncio.run(start())
