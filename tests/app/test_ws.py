@@ -188,8 +188,9 @@ def test_bot_moves_arrive_as_patches(live):
         a.close()
 
 
-def test_unknown_game_closes_the_socket(live):
-    with connect(f"{live.ws_url}/ws/games/nope") as ws:
+@pytest.mark.parametrize("path", ["/ws/games/nope", "/ws/lobbies/nope"])
+def test_unknown_game_or_lobby_closes_the_socket(live, path):
+    with connect(f"{live.ws_url}{path}") as ws:
         with pytest.raises(ConnectionClosed) as closed:
             ws.recv(timeout=10)
     assert closed.value.rcvd.code == 4404
@@ -206,6 +207,14 @@ def test_lobby_socket_follows_the_lobby(live):
             return message["lobby"]
 
         assert next_lobby() == lobby
+        ben.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]})
+        assert next_lobby()["seats"][1]["player"] == {"id": ben.id, "name": "Ben"}
+        ben.post(f"/api/lobbies/{lobby['id']}/leave")
+        assert next_lobby()["seats"][1]["player"] is None
+        ana.post(f"/api/lobbies/{lobby['id']}/bots", json={"seat": 1, "level": "heuristic"})
+        assert next_lobby()["seats"][1]["bot"] == "heuristic"
+        ana.delete(f"/api/lobbies/{lobby['id']}/seats/1")
+        assert next_lobby()["seats"][1]["bot"] is None
         ben.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]})
         assert next_lobby()["seats"][1]["player"] == {"id": ben.id, "name": "Ben"}
         ana.post(f"/api/lobbies/{lobby['id']}/bots", json={"seat": 2, "level": "random"})
