@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import BaseModel, Field, field_validator
 
 
-class Problem(BaseModel):
+class ErrorBody(BaseModel):
     detail: str = Field(description="what went wrong, for a person")
 
 

@@ -5,15 +5,15 @@ from sqlalchemy import select, update
 
 from app.api.deps import AdminDep, ContextDep, SessionDep
 from app.models import Game, Lobby, Move, now
-from app.schemas import AdminGame, AdminGameSummary, AdminMove, AdminStateAt, Problem, TableSeat
-from app.services.errors import Problem as ServiceProblem
+from app.schemas import AdminGame, AdminGameSummary, AdminMove, AdminStateAt, ErrorBody, TableSeat
+from app.services.errors import Problem
 from app.services.games import replay, table_seats
 
 router = APIRouter(
     prefix="/api/admin",
     tags=["admin"],
     dependencies=[AdminDep],
-    responses={401: {"model": Problem}, 404: {"model": Problem}},
+    responses={401: {"model": ErrorBody}, 404: {"model": ErrorBody}},
 )
 
 
@@ -26,7 +26,7 @@ async def _players(session: SessionDep, game_id: str) -> list[TableSeat]:
 async def _game(session: SessionDep, game_id: str) -> Game:
     row = await session.get(Game, game_id)
     if row is None:
-        raise ServiceProblem(404, "No such game.")
+        raise Problem(404, "No such game.")
     return row
 
 
@@ -79,7 +79,7 @@ async def get_moves(game_id: str, session: SessionDep) -> list[AdminMove]:
     summary="The state after move k",
     description="Rebuilt from the seed and the first `at` moves of the log by the engine "
     "(`at=0`: the initial state); equal to the stored snapshot when `at` is the version.",
-    responses={422: {"model": Problem}},
+    responses={422: {"model": ErrorBody}},
 )
 async def state_at(game_id: str, session: SessionDep, at: int = Query(ge=0)) -> AdminStateAt:
     return AdminStateAt(game_id=game_id, at=at, state=await replay(session, game_id, at))
@@ -89,7 +89,7 @@ async def state_at(game_id: str, session: SessionDep, at: int = Query(ge=0)) -> 
     "/games/{game_id}/abort",
     summary="Abort a game",
     description="An active game stops for good; its seed is revealed. 409 if it already ended.",
-    responses={409: {"model": Problem}},
+    responses={409: {"model": ErrorBody}},
 )
 async def abort(game_id: str, ctx: ContextDep) -> AdminGameSummary:
     async with ctx.db.writing() as session:
@@ -101,7 +101,7 @@ async def abort(game_id: str, ctx: ContextDep) -> AdminGameSummary:
             .execution_options(synchronize_session=False)
         )
         if result.rowcount != 1:
-            raise ServiceProblem(409, f"The game is already {row.status}.")
+            raise Problem(409, f"The game is already {row.status}.")
     async with ctx.db.session() as session:
         row = await _game(session, game_id)
         summary = AdminGameSummary(**_summary(row, await _players(session, game_id)))

@@ -5,8 +5,8 @@ import dataclasses
 from fastapi import APIRouter, status
 
 from app.api.deps import ContextDep, CurrentPlayer, OptionalPlayer, SessionDep
-from app.schemas import GameKind, GameState, MoveRequest, MoveResult, Problem
-from app.services.errors import Problem as ServiceProblem
+from app.schemas import ErrorBody, GameKind, GameState, MoveRequest, MoveResult
+from app.services.errors import Problem
 from engine.core import IllegalMove
 from engine.registry import GAMES
 
@@ -37,7 +37,7 @@ async def game_kinds() -> list[GameKind]:
     "/{game_id}/state",
     summary="A game as the caller sees it",
     description="The caller's view (a spectator's without a seat) and the version it is at.",
-    responses={404: {"model": Problem}},
+    responses={404: {"model": ErrorBody}},
 )
 async def game_state(
     game_id: str, session: SessionDep, ctx: ContextDep, player: OptionalPlayer
@@ -54,10 +54,10 @@ async def game_state(
     "chose it at. 409 when the game has moved on since; 422 with the engine's reason when the "
     "move is malformed or illegal (nothing changes).",
     responses={
-        403: {"model": Problem, "description": "the caller has no seat at this game"},
-        404: {"model": Problem},
-        409: {"model": Problem, "description": "stale expect_version"},
-        422: {"model": Problem, "description": "illegal or malformed move"},
+        403: {"model": ErrorBody, "description": "the caller has no seat at this game"},
+        404: {"model": ErrorBody},
+        409: {"model": ErrorBody, "description": "stale expect_version"},
+        422: {"model": ErrorBody, "description": "illegal or malformed move"},
     },
 )
 async def make_move(
@@ -67,10 +67,10 @@ async def make_move(
         snap = await ctx.snapshot(session, game_id)
     seat = snap.seat_of(player.id)
     if seat is None:
-        raise ServiceProblem(status.HTTP_403_FORBIDDEN, "You have no seat at this game.")
+        raise Problem(status.HTTP_403_FORBIDDEN, "You have no seat at this game.")
     try:
         done = await ctx.move(game_id, seat, data.move, data.expect_version)
     except IllegalMove as exc:
-        raise ServiceProblem(422, exc.reason) from None
+        raise Problem(422, exc.reason) from None
     after = dataclasses.replace(snap, version=done.version, state=done.state, status=done.status)
     return MoveResult(version=done.version, view=after.view(seat))

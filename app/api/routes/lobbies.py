@@ -5,16 +5,16 @@ from fastapi import APIRouter, Request, status
 from app.api.deps import ContextDep, CurrentPlayer, OptionalPlayer, SessionDep
 from app.context import Context
 from app.models import Player
-from app.schemas import BotRequest, GameStarted, JoinByCode, LobbyCreate, LobbyOut, Problem
+from app.schemas import BotRequest, ErrorBody, GameStarted, JoinByCode, LobbyCreate, LobbyOut
 from app.services import lobbies
 
 router = APIRouter(prefix="/api/lobbies", tags=["lobbies"])
 
 ERRORS = {
-    403: {"model": Problem, "description": "not allowed for the caller"},
-    404: {"model": Problem, "description": "no such lobby"},
-    409: {"model": Problem, "description": "not possible in the lobby's current state"},
-    422: {"model": Problem, "description": "invalid request"},
+    403: {"model": ErrorBody, "description": "not allowed for the caller"},
+    404: {"model": ErrorBody, "description": "no such lobby"},
+    409: {"model": ErrorBody, "description": "not possible in the lobby's current state"},
+    422: {"model": ErrorBody, "description": "invalid request"},
 }
 
 

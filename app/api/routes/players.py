@@ -3,7 +3,7 @@
 from fastapi import APIRouter, Response, status
 
 from app.api.deps import ContextDep, CurrentPlayer
-from app.schemas import PlayerCreate, PlayerCreated, PlayerOut, Problem
+from app.schemas import ErrorBody, PlayerCreate, PlayerCreated, PlayerOut
 from app.services import players
 
 router = APIRouter(prefix="/api/players", tags=["players"])
@@ -17,7 +17,7 @@ YEAR = 365 * 24 * 3600
     summary="Become a guest player",
     description="Issues a random token (only its hash is stored), returned once in the body and "
     "also set as the HttpOnly `campground_token` cookie for the browser.",
-    responses={422: {"model": Problem}},
+    responses={422: {"model": ErrorBody}},
 )
 async def create_player(data: PlayerCreate, ctx: ContextDep, response: Response) -> PlayerCreated:
     async with ctx.db.writing() as session:
@@ -32,7 +32,7 @@ async def create_player(data: PlayerCreate, ctx: ContextDep, response: Response)
     "/me",
     summary="Who am I",
     description="The player the bearer token or cookie belongs to.",
-    responses={401: {"model": Problem}},
+    responses={401: {"model": ErrorBody}},
 )
 async def me(player: CurrentPlayer) -> PlayerOut:
     return PlayerOut(id=player.id, name=player.name)
