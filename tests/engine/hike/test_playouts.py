@@ -62,6 +62,24 @@ def check_every_legal_move_and_a_wrong_one(s, seat):
     assert s.model_dump() == before  # apply never mutates its input
 
 
+def fingerprint(s):
+    """A cheap summary of everything apply could mutate by mistake."""
+    hike = s.hike.model_dump_json() if s.hike else None
+    return (
+        tuple(s.draw_pile),
+        tuple(s.discard_pile),
+        tuple(tuple(bp.items()) for bp in s.backpacks),
+        tuple(tuple(p) for p in s.scoring),
+        tuple(d and d.model_dump_json() for d in s.debts),
+        hike,
+        s.pending,
+        s.phase,
+        s.turn,
+        s.rng.state,
+        len(s.log),
+    )
+
+
 def random_game(seed: int, players: int, sample: bool):
     s = GAME.setup(players, GAME.options({}), seed)
     rng = random.Random(seed)
@@ -73,7 +91,10 @@ def random_game(seed: int, players: int, sample: bool):
         legal = GAME.legal_moves(s, seat)
         if sample and steps % SAMPLE_EVERY == 0:
             check_every_legal_move_and_a_wrong_one(s, seat)
-        s = play(GAME, s, seat, legal[rng.randrange(len(legal))])
+        before = fingerprint(s)
+        nxt = play(GAME, s, seat, legal[rng.randrange(len(legal))])
+        assert fingerprint(s) == before
+        s = nxt
         check_invariants(s, sample or steps % SAMPLE_EVERY == 0)
         steps += 1
         assert steps < MAX_STEPS
