@@ -7,7 +7,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, nullcontext
 
 from sqlalchemy import event
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
 
 
 def make_engine(url: str) -> AsyncEngine:

@@ -74,9 +74,9 @@ class Connection:
                 # Same version and same view: this socket has seen it already.
                 if not ops and snap.version == self.version:
                     continue
-                message = {"type": "patch", "from": self.version, "version": snap.version, "ops": ops}
+                message = {"type": "patch", "from": self.version, "version": snap.version}
                 self.view, self.version = view, snap.version
-                await self.ws.send_json(message)
+                await self.ws.send_json(message | {"ops": ops})
 
 
 class GameWatch:
@@ -200,7 +200,8 @@ async def _handle(ctx: Context, conn: Connection, game_id: str, message: Any) ->
         return
     move, expect = message.get("move"), message.get("expect_version")
     if not isinstance(move, dict) or not isinstance(expect, int) or isinstance(expect, bool):
-        await conn.send(_error("bad_request", "A move needs a move object and expect_version.", ref))
+        message = "A move needs a move object and expect_version."
+        await conn.send(_error("bad_request", message, ref))
         return
     if conn.seat is None:
         await conn.send(_error("not_seated", "You have no seat at this game.", ref))
@@ -227,7 +228,8 @@ async def lobby_socket(ws: WebSocket, lobby_id: str) -> None:
     async def send_lobby() -> None:
         async with ctx.db.session() as session:
             ls = await lobbies.load(session, lobby_id)
-        await ws.send_json({"type": "lobby", "lobby": ls.out(player_id, base).model_dump(mode="json")})
+        lobby = ls.out(player_id, base).model_dump(mode="json")
+        await ws.send_json({"type": "lobby", "lobby": lobby})
 
     async with ctx.bus.subscribe(lobby_channel(lobby_id)) as sub:
         try:

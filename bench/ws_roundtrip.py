@@ -67,7 +67,8 @@ class Player:
             try:
                 at, message = await asyncio.wait_for(self.inbox.get(), 30)
             except TimeoutError:
-                raise RuntimeError(f"{self.name}: nothing for 30 s at version {self.version}") from None
+                waiting = f"{self.name}: nothing for 30 s at version {self.version}"
+                raise RuntimeError(waiting) from None
             if message["type"] == "patch":
                 assert message["from"] == self.version, (message["from"], self.version)
                 self.view = jsonpatch.apply_patch(self.view, message["ops"])
@@ -88,8 +89,10 @@ async def new_game(http: httpx.AsyncClient, ws_base: str) -> list[Player]:
     auth = [{"Authorization": f"Bearer {p.token}"} for p in players]
     http.cookies.clear()
     lobby = (await http.post("/api/lobbies", json={"game": "hike"}, headers=auth[0])).json()
-    await http.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]}, headers=auth[1])
-    game_id = (await http.post(f"/api/lobbies/{lobby['id']}/start", headers=auth[0])).json()["game_id"]
+    code = {"invite_code": lobby["invite_code"]}
+    await http.post("/api/lobbies/join", json=code, headers=auth[1])
+    started = await http.post(f"/api/lobbies/{lobby['id']}/start", headers=auth[0])
+    game_id = started.json()["game_id"]
     for p in players:
         await p.open(ws_base, game_id)
     return players
@@ -112,14 +115,16 @@ async def run(base: str, ws_base: str, moves: int, warmup: int) -> tuple[list[fl
             move = rng.choice(mover.view["legal_moves"])["move"]
             ref = done
             sent = time.perf_counter()
-            await mover.ws.send(
-                json.dumps({"type": "move", "move": move, "expect_version": mover.version, "ref": ref})
-            )
+            message = {"type": "move", "move": move, "expect_version": mover.version, "ref": ref}
+            await mover.ws.send(json.dumps(message))
             acked, ack = await mover.until(lambda m: m.get("ref") == ref)
             assert ack["type"] == "ack", ack
-            seen, _ = await other.until(lambda m: m["type"] == "patch" and m["version"] == ack["version"])
+            def shows_move(m: dict) -> bool:
+                return m["type"] == "patch" and m["version"] == ack["version"]
+
+            seen, _ = await other.until(shows_move)
             if mover.version < ack["version"]:
-                await mover.until(lambda m: m["type"] == "patch" and m["version"] == ack["version"])
+                await mover.until(shows_move)
             if done >= warmup:
                 acks.append((acked - sent) * 1000)
                 patches.append((seen - sent) * 1000)
@@ -165,10 +170,14 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--moves", type=int, default=500)
     parser.add_argument("--warmup", type=int, default=20)
-    parser.add_argument("--postgres", nargs="?", const=DEFAULT_POSTGRES, default=None, metavar="URL")
+    parser.add_argument(
+        "--postgres", nargs="?", const=DEFAULT_POSTGRES, default=None, metavar="URL"
+    )
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp, database(args.postgres, tmp) as url:
@@ -176,7 +185,8 @@ def main() -> int:
         port = free_port()
         env = os.environ | {"DATABASE_URL": url, "BOT_DELAY": "0", "ADMIN_TOKEN": ""}
         server = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "app.main:app", "--port", str(port), "--log-level", "warning"],
+            [sys.executable, "-m", "uvicorn", "app.main:app", "--port", str(port)]
+            + ["--log-level", "warning"],
             cwd=ROOT,
             env=env,
         )
@@ -189,16 +199,18 @@ def main() -> int:
                 except httpx.TransportError:
                     time.sleep(0.05)
             started = time.perf_counter()
-            acks, patches = asyncio.run(run(base, f"ws://127.0.0.1:{port}", args.moves, args.warmup))
+            ws_base = f"ws://127.0.0.1:{port}"
+            acks, patches = asyncio.run(run(base, ws_base, args.moves, args.warmup))
             elapsed = time.perf_counter() - started
         finally:
             server.terminate()
             server.wait(10)
 
     backend = "PostgreSQL" if args.postgres else "SQLite"
-    print(f"WebSocket round trip, {backend}, {len(acks)} moves (after {args.warmup} warm-up), two players")
-    print(f"send -> ack             median {statistics.median(acks):6.2f} ms   p95 {percentile(acks, 0.95):6.2f} ms")
-    print(f"send -> opponent patch  median {statistics.median(patches):6.2f} ms   p95 {percentile(patches, 0.95):6.2f} ms")
+    print(f"WebSocket round trip, {backend}, {len(acks)} moves after {args.warmup} warm-up")
+    for label, values in (("send -> ack", acks), ("send -> opponent patch", patches)):
+        median, p95 = statistics.median(values), percentile(values, 0.95)
+        print(f"{label:<23} median {median:6.2f} ms   p95 {p95:6.2f} ms")
     print(f"moves/s (sequential)    {(len(acks) + args.warmup) / elapsed:,.0f}")
     return 0
 

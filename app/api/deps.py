@@ -63,7 +63,9 @@ def require_admin(ctx: ContextDep, credentials: Credentials) -> None:
     given = credentials.credentials if credentials else ""
     if not hmac.compare_digest(given.encode(), expected.encode()):
         raise HTTPException(
-            status.HTTP_401_UNAUTHORIZED, "Wrong admin token.", headers={"WWW-Authenticate": "Bearer"}
+            status.HTTP_401_UNAUTHORIZED,
+            "Wrong admin token.",
+            headers={"WWW-Authenticate": "Bearer"},
         )
 
 

@@ -94,7 +94,7 @@ async def table_seats(session: AsyncSession, lobby_id: str) -> list[TableSeat]:
         .order_by(Seat.seat)
     )
     return [
-        TableSeat(s.seat, s.player_id, name if name is not None else bot_name(s.bot_level or ""), s.bot_level)
+        TableSeat(s.seat, s.player_id, name or bot_name(s.bot_level or ""), s.bot_level)
         for s, name in rows.all()
     ]
 
@@ -175,16 +175,19 @@ async def commit_move(
         parsed = game.parse_move(move) if isinstance(move, dict) else move
         state = play(game, game.load(row.state), seat, parsed)
         version = row.version + 1
-        session.add(Move(game_id=game_id, seq=version, seat=seat, move=parsed.model_dump(mode="json")))
+        record = parsed.model_dump(mode="json")
+        session.add(Move(game_id=game_id, seq=version, seat=seat, move=record))
         try:
             await session.flush()
         except IntegrityError:
             raise StaleVersion(version) from None
-        values: dict[str, Any] = {"state": game.dump(state), "version": version, "updated_at": now()}
+        values: dict[str, Any] = {"state": game.dump(state), "version": version}
+        values["updated_at"] = now()
         outcome = game.outcome(state)
         status = "active" if outcome is None else "finished"
         if outcome is not None:
-            values |= {"status": status, "outcome": outcome.model_dump(mode="json"), "finished_at": now()}
+            values |= {"status": status, "outcome": outcome.model_dump(mode="json")}
+            values["finished_at"] = now()
         result = await session.execute(
             update(Game)
             .where(Game.id == game_id, Game.version == row.version)

@@ -105,9 +105,8 @@ async def create(session: AsyncSession, host: Player, data: LobbyCreate) -> str:
         raise Problem(422, exc.reason) from None
     seats = data.seats if data.seats is not None else game.min_players
     if not game.min_players <= seats <= game.max_players:
-        raise Problem(
-            422, f"{game.title} is for {game.min_players} to {game.max_players} players, not {seats}."
-        )
+        counts = f"{game.min_players} to {game.max_players}"
+        raise Problem(422, f"{game.title} is for {counts} players, not {seats}.")
     lobby = Lobby(
         id=new_id(),
         game=game.id,

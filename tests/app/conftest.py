@@ -176,7 +176,8 @@ class LiveServer:
         """A game: the host at seat 0, then ``others`` by invite code, then bots."""
         lobby = self.lobby(host, game=game, seats=1 + len(others) + len(bots))
         for other in others:
-            assert other.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]}).status_code == 200
+            r = other.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]})
+            assert r.status_code == 200, r.text
         for i, level in enumerate(bots):
             seat = 1 + len(others) + i
             r = host.post(f"/api/lobbies/{lobby['id']}/bots", json={"seat": seat, "level": level})

@@ -157,7 +157,8 @@ def test_bots_move_with_nobody_connected(live):
     # The bot saw only its seat's view and drew from Random("{seed}/{version}/{seat}").
     seed = admin.get(f"/api/admin/games/{game_id}").json()["seed"]
     game = get_game("hike")
-    before = game.load(admin.get(f"/api/admin/games/{game_id}/state", params={"at": k}).json()["state"])
+    at_k = admin.get(f"/api/admin/games/{game_id}/state", params={"at": k}).json()["state"]
+    before = game.load(at_k)
     chosen = game.bots["random"](
         full_view(game, before, 1), game.legal_moves(before, 1), random.Random(f"{seed}/{k}/1")
     )

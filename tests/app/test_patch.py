@@ -12,10 +12,12 @@ from app.patch import make_patch
 from engine.core import full_view, play
 from engine.registry import GAMES
 
-SCALARS = st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from([0.5, 1.0]) | st.text("ab~/", max_size=2)
+# Keys with "~" and "/" exercise pointer escaping; 1, 1.0 and true must stay apart.
+KEYS = st.text("ab~/", max_size=2)
+SCALARS = st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from([0.5, 1.0]) | KEYS
 DOCS = st.recursive(
     SCALARS,
-    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text("ab~/", max_size=2), inner, max_size=4),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(KEYS, inner, max_size=4),
     max_leaves=25,
 )
 

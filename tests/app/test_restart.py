@@ -17,7 +17,8 @@ def test_games_and_bots_survive_a_restart(database_url, serve):
         state = first.state(ana, bot_game)
         while 1 not in state["view"]["to_act"]:
             move = state["view"]["legal_moves"][0]["move"]
-            r = ana.post(f"/api/games/{bot_game}/moves", json={"move": move, "expect_version": state["version"]})
+            body = {"move": move, "expect_version": state["version"]}
+            r = ana.post(f"/api/games/{bot_game}/moves", json=body)
             state = r.json()
         waiting_at = state["version"]
         tokens = {"ana": ana.token, "ben": ben.token}

@@ -70,7 +70,8 @@ async def join_by_code(
 ) -> LobbyOut:
     async with ctx.db.writing() as session:
         lobby_id = await lobbies.by_invite_code(session, data.invite_code)
-        changed = lobbies.join(await lobbies.load(session, lobby_id, for_update=True), player, by_code=True)
+        ls = await lobbies.load(session, lobby_id, for_update=True)
+        changed = lobbies.join(ls, player, by_code=True)
     if changed:
         await ctx.lobby_changed(lobby_id)
     return await _out(ctx, request, lobby_id, player)
@@ -82,7 +83,9 @@ async def join_by_code(
     description="The invite code and link are shown to the lobby's members only.",
     responses={404: ERRORS[404]},
 )
-async def get_lobby(lobby_id: str, ctx: ContextDep, player: OptionalPlayer, request: Request) -> LobbyOut:
+async def get_lobby(
+    lobby_id: str, ctx: ContextDep, player: OptionalPlayer, request: Request
+) -> LobbyOut:
     return await _out(ctx, request, lobby_id, player)
 
 
@@ -95,7 +98,8 @@ async def get_lobby(lobby_id: str, ctx: ContextDep, player: OptionalPlayer, requ
 )
 async def join(lobby_id: str, ctx: ContextDep, player: CurrentPlayer, request: Request) -> LobbyOut:
     async with ctx.db.writing() as session:
-        changed = lobbies.join(await lobbies.load(session, lobby_id, for_update=True), player, by_code=False)
+        ls = await lobbies.load(session, lobby_id, for_update=True)
+        changed = lobbies.join(ls, player, by_code=False)
     if changed:
         await ctx.lobby_changed(lobby_id)
     return await _out(ctx, request, lobby_id, player)
@@ -107,7 +111,9 @@ async def join(lobby_id: str, ctx: ContextDep, player: CurrentPlayer, request: R
     description="A player other than the host gives up their seat before the game starts.",
     responses=ERRORS,
 )
-async def leave(lobby_id: str, ctx: ContextDep, player: CurrentPlayer, request: Request) -> LobbyOut:
+async def leave(
+    lobby_id: str, ctx: ContextDep, player: CurrentPlayer, request: Request
+) -> LobbyOut:
     async with ctx.db.writing() as session:
         lobbies.leave(await lobbies.load(session, lobby_id, for_update=True), player)
     await ctx.lobby_changed(lobby_id)
@@ -117,14 +123,16 @@ async def leave(lobby_id: str, ctx: ContextDep, player: CurrentPlayer, request: 
 @router.post(
     "/{lobby_id}/bots",
     summary="Seat a bot",
-    description="Host only: puts a bot of the given level (`random` or `heuristic`) in a free seat.",
+    description="Host only: puts a bot of the given level (`random` or `heuristic`) in a free "
+    "seat.",
     responses=ERRORS,
 )
 async def add_bot(
     lobby_id: str, data: BotRequest, ctx: ContextDep, player: CurrentPlayer, request: Request
 ) -> LobbyOut:
     async with ctx.db.writing() as session:
-        lobbies.add_bot(await lobbies.load(session, lobby_id, for_update=True), player, data.seat, data.level)
+        ls = await lobbies.load(session, lobby_id, for_update=True)
+        lobbies.add_bot(ls, player, data.seat, data.level)
     await ctx.lobby_changed(lobby_id)
     return await _out(ctx, request, lobby_id, player)
 
@@ -139,7 +147,8 @@ async def remove_bot(
     lobby_id: str, seat: int, ctx: ContextDep, player: CurrentPlayer, request: Request
 ) -> LobbyOut:
     async with ctx.db.writing() as session:
-        lobbies.remove_bot(await lobbies.load(session, lobby_id, for_update=True), player, seat)
+        ls = await lobbies.load(session, lobby_id, for_update=True)
+        lobbies.remove_bot(ls, player, seat)
     await ctx.lobby_changed(lobby_id)
     return await _out(ctx, request, lobby_id, player)
 
@@ -154,7 +163,8 @@ async def remove_bot(
 )
 async def start(lobby_id: str, ctx: ContextDep, player: CurrentPlayer) -> GameStarted:
     async with ctx.db.writing() as session:
-        game_id = await lobbies.start(session, await lobbies.load(session, lobby_id, for_update=True), player)
+        ls = await lobbies.load(session, lobby_id, for_update=True)
+        game_id = await lobbies.start(session, ls, player)
     await ctx.lobby_changed(lobby_id)
     await ctx.game_changed(game_id, 0)
     return GameStarted(game_id=game_id)
