@@ -13,6 +13,13 @@ def test_create_player_returns_token_and_sets_cookie(live):
     cookie = r.headers["set-cookie"]
     assert cookie.startswith(f"campground_token={body['token']};")
     assert "HttpOnly" in cookie and "Path=/" in cookie and "samesite=lax" in cookie.lower()
+    assert "Secure" not in cookie
+
+
+def test_the_cookie_is_secure_behind_https(database_url, serve):
+    with serve(database_url, PUBLIC_URL="https://camp.example") as server:
+        r = server.client().post("/api/players", json={"name": "Ana"})
+        assert "Secure" in r.headers["set-cookie"]
 
 
 def test_only_the_token_hash_is_stored(live, sql):

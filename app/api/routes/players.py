@@ -1,6 +1,6 @@
 """Guest players."""
 
-from fastapi import APIRouter, Response, status
+from fastapi import APIRouter, Request, Response, status
 
 from app.api.deps import ContextDep, CurrentPlayer
 from app.schemas import ErrorBody, PlayerCreate, PlayerCreated, PlayerOut
@@ -19,11 +19,15 @@ YEAR = 365 * 24 * 3600
     "also set as the HttpOnly `campground_token` cookie for the browser.",
     responses={422: {"model": ErrorBody}},
 )
-async def create_player(data: PlayerCreate, ctx: ContextDep, response: Response) -> PlayerCreated:
+async def create_player(
+    data: PlayerCreate, ctx: ContextDep, request: Request, response: Response
+) -> PlayerCreated:
     async with ctx.db.writing() as session:
         player, token = players.create(session, data.name)
+    # Secure whenever the site is served over HTTPS, directly or behind the proxy.
+    secure = ctx.base_url(str(request.base_url)).startswith("https:")
     response.set_cookie(
-        players.COOKIE, token, max_age=YEAR, path="/", httponly=True, samesite="lax"
+        players.COOKIE, token, max_age=YEAR, path="/", httponly=True, samesite="lax", secure=secure
     )
     return PlayerCreated(id=player.id, name=player.name, token=token)
 
