@@ -421,14 +421,16 @@ def _pay_debt(s: HikeState, seat: int, card_id: int) -> None:
     c = CARDS[card_id]
     if debt.rule == "highest" and c.miles != max(CARDS[x].miles for x in bpk.contents(bp)):
         raise IllegalMove("The Blister takes a card with the most miles in your backpack.")
-    _discard_from(s, seat, c, debt.reason)
+    _discard_from(s, seat, c)
 
 
-def _discard_from(s: HikeState, seat: int, c: Card, reason: str) -> None:
+def _discard_from(s: HikeState, seat: int, c: Card) -> None:
+    """Discard ``c`` from ``seat``'s backpack towards what the seat owes."""
     bpk.remove(s.backpacks[seat], c.id)
     s.discard_pile.append(c.id)
-    s.say(f"{player(seat)} discards {_mi(c)} ({reason}).", seat)
     debt = s.debts[seat]
+    to = "for" if debt.rule == "miles" else "to"
+    s.say(f"{player(seat)} discards the {_mi(c)} {to} the {debt.reason}.", seat)
     if debt.rule == "miles":
         left = debt.miles - c.miles
         s.debts[seat] = debt.model_copy(update={"miles": left}) if left > 0 else None
@@ -451,13 +453,13 @@ def _settle(s: HikeState) -> None:
             )
             if everything:
                 for x in held:
-                    _discard_from(s, seat, CARDS[x], debt.reason)
+                    _discard_from(s, seat, CARDS[x])
                 s.debts[seat] = None
                 break
             choices = debt_choices(s, seat)
             if len(choices) != 1:
                 break
-            _discard_from(s, seat, CARDS[choices[0]], debt.reason)
+            _discard_from(s, seat, CARDS[choices[0]])
             debt = s.debts[seat]
 
 
