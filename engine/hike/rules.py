@@ -489,7 +489,7 @@ def _hike_draw(s: HikeState) -> None:
     c = CARDS[_draw(s)]
     hike.pile.append(c.id)
     if c.is_item:
-        s.say(f"{player(hike.lead)} turns up {_mi(c)}.", hike.lead)
+        s.say(f"{player(hike.lead)} turns up the {_mi(c)}.", hike.lead)
         for seat in hike.hikers:
             if not _has(s.backpacks[seat], c.name):
                 s.debts[seat] = Debt(rule="miles", miles=c.miles, reason=c.title)
@@ -535,10 +535,14 @@ def _drop_out(s: HikeState, seat: int, score: int | None) -> None:
             raise IllegalMove("As the last hiker you score every item card left: choose none.")
         s.scoring[seat].extend(items)
         hike.pile = [c for c in hike.pile if not CARDS[c].is_item]
-        s.say(
-            f"{player(seat)} drops out last and scores {len(items)} card(s), {_miles(items)} mi.",
-            seat,
-        )
+        if items:
+            s.say(
+                f"{player(seat)} drops out last and scores {len(items)} card(s), "
+                f"{_miles(items)} mi.",
+                seat,
+            )
+        else:
+            s.say(f"{player(seat)} drops out last with nothing to score.", seat)
     elif score is None:
         if items:
             raise IllegalMove("Choose an item card from the hiking pile to score.")
@@ -548,7 +552,7 @@ def _drop_out(s: HikeState, seat: int, score: int | None) -> None:
             raise IllegalMove("That card is not an item card in the hiking pile.")
         hike.pile.remove(score)
         s.scoring[seat].append(score)
-        s.say(f"{player(seat)} drops out and scores {_mi(CARDS[score])}.", seat)
+        s.say(f"{player(seat)} drops out and scores the {_mi(CARDS[score])}.", seat)
     _leave(s, seat)
 
 

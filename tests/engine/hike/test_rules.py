@@ -64,6 +64,18 @@ def test_rulebook_example_dropping_out_of_a_hike():
     assert [miles(p) for p in s.scoring] == [4, 2, 0, 0]
     assert names(s.backpacks[3]) == ["pans", "socks"]
     assert sorted(all_cards(s)) == list(range(102))
+    assert [e.text for e in s.log] == [
+        "Player 1 drops out and scores the Sleeping Bag (4 mi).",
+        "Player 2 is now the lead hiker.",
+        "Player 2 drops out and scores the Water Bottle (2 mi).",
+        "Player 3 is now the lead hiker.",
+        "Player 3 continues.",
+        "Player 3 turns up the Skunk!",
+        "Player 3 discards the Map (3 mi) to the Skunk.",
+        "Player 3 discards the Flashlight (2 mi) to the Skunk.",
+        "Player 3's backpack is empty: out of the hike without scoring.",
+        "The hike is over. Player 2's turn.",
+    ]
 
 
 def test_rulebook_example_if_ken_had_been_lucky():
