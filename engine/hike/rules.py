@@ -401,6 +401,7 @@ def _hazard(s: HikeState, c: Card, seats: list[int]) -> None:
         bp = s.backpacks[seat]
         held = bpk.contents(bp)
         if not held:
+            s.say(f"{player(seat)}'s backpack is empty: the {c.title} finds nothing.", seat)
             continue
         if c.name == RACCOON:
             s.debts[seat] = Debt(rule="any", count=1, reason="Raccoon")
