@@ -1,13 +1,12 @@
 """RFC 6902 JSON Patch between two views, fast.
 
-``jsonpatch.make_patch`` diffs lists with difflib over JSON-encoded members: about 15 ms for a
-hike view with a 80-line log, per connection and per move. Views change little between
-versions (a log line appended, a few fields replaced, a card in or out of a list), so a
-diff that trims each list's common head and tail finds the same small patches in well under a
-millisecond. The tests check ``jsonpatch.apply_patch(old, make_patch(old, new)) == new`` on
-random documents.
+``jsonpatch.make_patch`` diffs lists with difflib over JSON-encoded members: about 6 ms for a
+late hike view (220 log lines), per connection and per move, on the event loop. Views change
+little between versions (a log line appended, a few fields replaced, a card in or out of a
+list), so a diff that trims each list's common head and tail finds the same small patches in
+about 0.4 ms. The tests apply its patches with ``jsonpatch.apply_patch`` to random documents
+and to real views and compare the result with the new view exactly.
 """
-
 from __future__ import annotations
 
 from typing import Any
@@ -25,12 +24,16 @@ def _pointer(key: str | int) -> str:
 
 def _same(a: Any, b: Any) -> bool:
     """JSON equality: unlike ``==``, ``1``, ``1.0`` and ``true`` all differ."""
-    if type(a) is not type(b):
+    kind = type(a)
+    if kind is not type(b):
         return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_same(v, b[k]) for k, v in a.items())
-    if isinstance(a, list):
-        return len(a) == len(b) and all(map(_same, a, b))
+    if kind is dict:
+        # ``!=`` runs in C and settles most differences before the exact walk.
+        if a != b:
+            return False
+        return all(_same(v, b[k]) for k, v in a.items())
+    if kind is list:
+        return a == b and all(map(_same, a, b))
     return a == b
 
 
