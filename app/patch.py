@@ -7,6 +7,7 @@ list), so a diff that trims each list's common head and tail finds the same smal
 about 0.4 ms. The tests apply its patches with ``jsonpatch.apply_patch`` to random documents
 and to real views and compare the result with the new view exactly.
 """
+
 from __future__ import annotations
 
 from typing import Any
