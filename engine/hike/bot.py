@@ -92,6 +92,8 @@ def _keep_value(card: dict, held: list[dict]) -> float:
 def _late(view: dict) -> float:
     """0 early in the game, 1 when the draw pile is nearly gone: backpacks then lose their
     worth, since they never score."""
+    if view["ended_during_hike"]:
+        return 1.0
     left = view["draw_pile"]
     horizon = 8 * len(view["seats"])
     return max(0.0, min(1.0, 1 - left / horizon))
