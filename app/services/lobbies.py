@@ -85,14 +85,25 @@ async def by_invite_code(session: AsyncSession, code: str) -> str:
     return lobby_id
 
 
-async def open_public(session: AsyncSession, limit: int = 50) -> list[str]:
-    ids = await session.scalars(
-        select(Lobby.id)
+async def open_public(session: AsyncSession, limit: int = 50) -> list[LobbySeats]:
+    """Open public lobbies, newest first, with their seats: two queries however many."""
+    found = await session.scalars(
+        select(Lobby)
         .where(Lobby.status == "open", Lobby.private.is_(False))
         .order_by(Lobby.created_at.desc(), Lobby.id)
         .limit(limit)
     )
-    return list(ids)
+    listed = [LobbySeats(lobby, []) for lobby in found.all()]
+    by_id = {ls.lobby.id: ls for ls in listed}
+    rows = await session.execute(
+        select(Seat, Player)
+        .outerjoin(Player, Seat.player_id == Player.id)
+        .where(Seat.lobby_id.in_(by_id))
+        .order_by(Seat.lobby_id, Seat.seat)
+    )
+    for seat, player in rows.all():
+        by_id[seat.lobby_id].seats.append((seat, player))
+    return listed
 
 
 async def create(session: AsyncSession, host: Player, data: LobbyCreate) -> str:

@@ -86,6 +86,10 @@ def test_public_listing_shows_open_public_lobbies_newest_first(live):
     assert [lobby["id"] for lobby in listed if lobby["id"] in ours] == [newer["id"], older["id"]]
     # Only members see invite codes; a public lobby is joined by its id.
     assert all(lobby["invite_code"] is None and lobby["you"] is None for lobby in listed)
+    for lobby in listed:
+        if lobby["id"] in ours:
+            assert lobby == live.client().get(f"/api/lobbies/{lobby['id']}").json()
+            assert lobby["seats"][0]["player"] == {"id": ana.id, "name": "Ana"}
 
 
 def test_invite_code_is_shown_to_members_only(live):

@@ -53,10 +53,8 @@ async def list_lobbies(
     session: SessionDep, ctx: ContextDep, player: OptionalPlayer, request: Request
 ) -> list[LobbyOut]:
     viewer = player.id if player else None
-    return [
-        (await lobbies.load(session, lobby_id)).out(viewer, _base(ctx, request))
-        for lobby_id in await lobbies.open_public(session)
-    ]
+    base = _base(ctx, request)
+    return [ls.out(viewer, base) for ls in await lobbies.open_public(session)]
 
 
 @router.post(
