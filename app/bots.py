@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from app.models import Game, Lobby, Seat
 from app.services.errors import StaleVersion
-from engine.core import full_view
+from engine.core import full_view, random_bot
 
 if TYPE_CHECKING:
     from app.context import Context
@@ -83,7 +83,12 @@ class BotRunner:
         legal = game.legal_moves(snap.state, seat)
         # Seeded per (game, version, seat): a replayed bot decision is the same decision.
         rng = random.Random(f"{snap.seed}/{snap.version}/{seat}")
-        move = game.bots[level](full_view(game, snap.state, seat), legal, rng)
+        try:
+            move = game.bots[level](full_view(game, snap.state, seat), legal, rng)
+        except Exception:
+            # A broken bot must not stall the table: fall back to a uniform legal choice.
+            log.exception("%s bot failed in game %s; playing a random legal move", level, game_id)
+            move = random_bot({}, legal, rng)
         try:
             await self.ctx.move(game_id, seat, move, snap.version)
         except StaleVersion:

@@ -183,3 +183,21 @@ def test_a_whole_game_against_a_bot_reveals_the_seed(live):
     body = {"move": last, "expect_version": end["version"]}
     r = ana.post(f"/api/games/{game_id}/moves", json=body)
     assert r.status_code == 422 and r.json()["detail"] == "The game is over."
+
+
+def test_a_failing_bot_still_makes_a_legal_move(live, monkeypatch):
+    def broken(view, legal, rng):
+        raise RuntimeError("this bot is broken")
+
+    monkeypatch.setitem(get_game("hike").bots, "broken", broken)
+    ana = live.guest("Ana")
+    game_id = live.start_game(ana, bots=("broken",))
+    state = play_as(live, ana, game_id, random.Random(2), lambda s: 1 in s["view"]["to_act"])
+    k = state["version"]
+    live.wait_for(ana, game_id, lambda s: s["version"] > k)
+    admin = live.admin()
+    bot_move = admin.get(f"/api/admin/games/{game_id}/moves").json()[k]
+    at_k = admin.get(f"/api/admin/games/{game_id}/state", params={"at": k}).json()["state"]
+    game = get_game("hike")
+    legal = [m.model_dump(mode="json") for m in game.legal_moves(game.load(at_k), 1)]
+    assert bot_move["seat"] == 1 and bot_move["move"] in legal
