@@ -190,11 +190,15 @@ async def commit_move(
             values["finished_at"] = now()
         result = await session.execute(
             update(Game)
-            .where(Game.id == game_id, Game.version == row.version)
+            .where(Game.id == game_id, Game.version == row.version, Game.status == "active")
             .values(**values)
             .execution_options(synchronize_session=False)
         )
         if result.rowcount != 1:
+            # Another writer won, or an admin aborted the game meanwhile.
+            now_status = await session.scalar(select(Game.status).where(Game.id == game_id))
+            if now_status == "aborted":
+                raise IllegalMove("The game was aborted.")
             raise StaleVersion(version)
         return Committed(row.kind, version, state, status)
 
