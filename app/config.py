@@ -23,7 +23,12 @@ class Settings(BaseSettings):
 
     DATABASE_URL: str = "sqlite+aiosqlite:///./campground.db"
     ADMIN_TOKEN: str | None = Field(default=None, description="admin API is off when unset")
-    REDIS_URL: str | None = Field(default=None, description="accepted; the bus is in-process")
+    REDIS_URL: str | None = Field(
+        default=None, description="fan-out between instances; in-process when unset"
+    )
+    REDIS_PREFIX: str = Field(
+        default="campground:", description="prefix of the Redis channels the instances share"
+    )
     BOT_DELAY: float = Field(default=0.6, ge=0, description="seconds before a bot moves")
     PUBLIC_URL: str | None = Field(default=None, description="base of invite links")
     STATIC_DIR: Path = Field(default_factory=lambda: project_path("static"))

@@ -7,7 +7,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.bots import BotRunner
-from app.bus import MemoryBus, game_channel, lobby_channel
+from app.bus import Bus, MemoryBus, RedisBus, game_channel, lobby_channel
 from app.config import Settings
 from app.db import Database
 from app.migrate import check_schema
@@ -23,7 +23,11 @@ class Context:
     def __init__(self, settings: Settings):
         self.settings = settings
         self.db = Database(settings.DATABASE_URL)
-        self.bus = MemoryBus()
+        self.bus: Bus = (
+            RedisBus(settings.REDIS_URL, settings.REDIS_PREFIX)
+            if settings.REDIS_URL
+            else MemoryBus()
+        )
         self.bots = BotRunner(self)
         self.watchers = Watchers(self)
         self._seats: dict[str, list[TableSeat]] = {}
@@ -35,6 +39,7 @@ class Context:
     async def close(self) -> None:
         await self.bots.close()
         await self.watchers.close()
+        await self.bus.close()
         await self.db.dispose()
 
     async def snapshot(self, session: AsyncSession, game_id: str) -> Snapshot:

@@ -2,7 +2,8 @@
 
 Each process subscribes once per watched game to the bus, loads the new state once per
 change and hands the snapshot to every connection on that game; each connection computes its
-own view and sends the patch from the last view it sent.
+own view and sends the patch from the last view it sent. When the bus may have lost changes
+(``RESYNC``), connections send a whole state instead.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from app.bus import game_channel, lobby_channel
+from app.bus import RESYNC, game_channel, lobby_channel
 from app.patch import make_patch
 from app.services import lobbies, players
 from app.services.errors import Problem, StaleVersion
@@ -39,6 +40,7 @@ class Connection:
         self.view: dict[str, Any] | None = None
         self.lock = asyncio.Lock()
         self._latest: Snapshot | None = None
+        self._resync = False
         self._wake = asyncio.Event()
 
     async def send(self, message: dict[str, Any]) -> None:
@@ -54,8 +56,10 @@ class Connection:
         if self._latest is not None and self._latest.version > self.version:
             self._wake.set()
 
-    def offer(self, snap: Snapshot) -> None:
+    def offer(self, snap: Snapshot, resync: bool = False) -> None:
+        """The game now; ``resync`` when changes may have been missed: send a whole state."""
         self._latest = snap
+        self._resync |= resync
         self._wake.set()
 
     async def write_updates(self) -> None:
@@ -65,11 +69,17 @@ class Connection:
             snap = self._latest
             if snap is None:
                 continue
+            resync, self._resync = self._resync, False
             async with self.lock:
                 # Before the first state, ``send_state`` looks at the latest offer itself.
                 if snap.version < self.version or self.view is None:
                     continue
                 view = snap.view(self.seat)
+                if resync:
+                    self.view, self.version = view, snap.version
+                    state = {"type": "state", "version": snap.version, "view": view}
+                    await self.ws.send_json(state)
+                    continue
                 ops = make_patch(self.view, view)
                 # Same version and same view: this socket has seen it already.
                 if not ops and snap.version == self.version:
@@ -93,11 +103,10 @@ class GameWatch:
         async with self.ctx.bus.subscribe(game_channel(self.game_id)) as sub:
             self.ready.set()
             while True:
-                await sub.get()
-                sub.drain()
+                messages = [await sub.get(), *sub.drain()]
                 snap = await self._load()
                 for conn in list(self.connections):
-                    conn.offer(snap)
+                    conn.offer(snap, resync=RESYNC in messages)
 
     async def _load(self) -> Snapshot:
         """The game now; retried, because a change that is not passed on leaves sockets behind."""
@@ -239,6 +248,7 @@ async def lobby_socket(ws: WebSocket, lobby_id: str) -> None:
             return
 
         async def push() -> None:
+            # Every message, ``RESYNC`` too, is answered with the whole lobby as it is now.
             while True:
                 await sub.get()
                 sub.drain()

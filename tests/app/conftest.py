@@ -1,5 +1,6 @@
 """Fixtures for the server tests: a real uvicorn server on a free port, on SQLite and on a
-real PostgreSQL (skipped when unreachable, unless REQUIRE_POSTGRES=1)."""
+real PostgreSQL (skipped when unreachable, unless REQUIRE_POSTGRES=1), and a real Redis for
+the bus (skipped when unreachable, unless REQUIRE_REDIS=1)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
+import redis
 import uvicorn
 from sqlalchemy import make_url, text
 from sqlalchemy.ext.asyncio import create_async_engine
@@ -28,6 +30,7 @@ from engine.registry import get_game
 POSTGRES_URL = os.environ.get(
     "TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 )
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 ADMIN_TOKEN = "admin-secret-for-tests"
 TABLES = ["moves", "seats", "lobbies", "games", "players"]
 
@@ -81,6 +84,26 @@ def postgres_url() -> Iterator[str]:
         yield url
     finally:
         asyncio.run(_execute(POSTGRES_URL, f'DROP DATABASE "{name}" WITH (FORCE)', autocommit=True))
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    try:
+        with redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3) as client:
+            client.ping()
+    except redis.RedisError as exc:
+        message = f"Redis at {REDIS_URL} is unreachable ({type(exc).__name__}: {exc})"
+        if os.environ.get("REQUIRE_REDIS") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    return REDIS_URL
+
+
+@pytest.fixture(scope="session")
+def redis_prefix() -> str:
+    """Channel names of this test run's own: pub/sub ignores the database number, so runs
+    started at the same time are kept apart by name."""
+    return f"campground-test-{uuid.uuid4().hex[:12]}:"
 
 
 @pytest.fixture(scope="session")
