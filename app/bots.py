@@ -92,5 +92,6 @@ class BotRunner:
         try:
             await self.ctx.move(game_id, seat, move, snap.version)
         except StaleVersion:
+            # Someone moved first: a person, or these bots on another instance. Look again.
             pass
         return True

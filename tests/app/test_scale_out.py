@@ -1,0 +1,182 @@
+"""Two app instances on one database and one Redis, as docker-compose.yml runs them: a
+player may reach either, and everyone sees every change."""
+
+import json
+import logging
+import random
+
+import jsonpatch
+import pytest
+import redis
+from websockets.sync.client import connect
+
+pytestmark = pytest.mark.redis
+
+
+@pytest.fixture
+def redis_settings(redis_url, redis_prefix):
+    return {"REDIS_URL": redis_url, "REDIS_PREFIX": redis_prefix}
+
+
+@pytest.fixture
+def instances(database_url, redis_settings, serve):
+    """Instances A and B, like two replicas behind the load balancer."""
+    with serve(database_url, **redis_settings) as a, serve(database_url, **redis_settings) as b:
+        yield a, b
+
+
+def on(server, player):
+    """``player``'s client for another instance: the same token works everywhere."""
+    client = server.client()
+    client.token, client.id, client.name = player.token, player.id, player.name
+    client.headers["Authorization"] = f"Bearer {player.token}"
+    return client
+
+
+class Socket:
+    """A game socket that applies every patch it gets; anything else goes to ``others``."""
+
+    def __init__(self, server, game_id, token):
+        url = f"{server.ws_url}/ws/games/{game_id}?token={token}"
+        self._connection = connect(url, open_timeout=10)
+        self.ws = self._connection.__enter__()
+        first = self.recv()
+        assert first["type"] == "state"
+        self.version, self.view = first["version"], first["view"]
+        self.others: list[dict] = []
+
+    def recv(self) -> dict:
+        return json.loads(self.ws.recv(timeout=10))
+
+    def send(self, message: dict) -> None:
+        self.ws.send(json.dumps(message))
+
+    def until_version(self, version: int) -> None:
+        while self.version < version:
+            message = self.recv()
+            if message["type"] != "patch":
+                self.others.append(message)
+                continue
+            assert message["from"] == self.version
+            self.view = jsonpatch.apply_patch(self.view, message["ops"])
+            self.version = message["version"]
+
+    def close(self) -> None:
+        self._connection.__exit__(None, None, None)
+
+
+def kill_bus_connections(redis_url, redis_prefix) -> int:
+    """Close this run's pub/sub connections from Redis's side, as a Redis restart would."""
+    with redis.Redis.from_url(redis_url) as server:
+        clients = [c for c in server.client_list() if c["name"] == f"{redis_prefix}bus"]
+        for client in clients:
+            server.client_kill_filter(_id=client["id"])
+    return len(clients)
+
+
+def test_moves_made_on_one_instance_reach_sockets_on_the_other(instances):
+    a, b = instances
+    ana, ben = a.guest("Ana"), a.guest("Ben")
+    game_id = a.start_game(ana, ben)
+    ana_ws, ben_ws = Socket(a, game_id, ana.token), Socket(b, game_id, ben.token)
+    try:
+        rng = random.Random(7)
+        for _ in range(8):
+            mover = ana_ws if 0 in ana_ws.view["to_act"] else ben_ws
+            move = rng.choice(mover.view["legal_moves"])["move"]
+            version = mover.version + 1
+            mover.send({"type": "move", "move": move, "expect_version": mover.version})
+            for s in (ana_ws, ben_ws):
+                s.until_version(version)
+            assert ana_ws.view == b.state(on(b, ana), game_id)["view"]
+            assert ben_ws.view == a.state(ben, game_id)["view"]
+        assert ana_ws.version == ben_ws.version == 8
+        # Nothing but the acks of each one's own moves: every change came as a patch.
+        assert {m["type"] for m in ana_ws.others + ben_ws.others} == {"ack"}
+    finally:
+        ana_ws.close()
+        ben_ws.close()
+
+
+def test_lobby_changes_made_on_one_instance_reach_lobby_sockets_on_the_other(instances):
+    a, b = instances
+    ana, ben = a.guest("Ana"), b.guest("Ben")
+    lobby = a.lobby(ana, seats=2)
+    with connect(f"{a.ws_url}/ws/lobbies/{lobby['id']}?token={ana.token}") as ws:
+
+        def next_lobby():
+            message = json.loads(ws.recv(timeout=10))
+            assert message["type"] == "lobby"
+            return message["lobby"]
+
+        assert next_lobby() == lobby
+        r = ben.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]})
+        assert r.status_code == 200
+        assert next_lobby()["seats"][1]["player"] == {"id": ben.id, "name": "Ben"}
+        game_id = on(b, ana).post(f"/api/lobbies/{lobby['id']}/start").json()["game_id"]
+        started = next_lobby()
+        assert started["status"] == "started" and started["game_id"] == game_id
+
+
+def test_a_lost_redis_connection_sends_sockets_a_fresh_state(
+    instances, redis_url, redis_prefix
+):
+    a, b = instances
+    ana, ben = a.guest("Ana"), a.guest("Ben")
+    game_id = a.start_game(ana, ben)
+    ana_ws = Socket(a, game_id, ana.token)
+    try:
+        # A's only: B has no sockets, so it listens to nothing.
+        assert kill_bus_connections(redis_url, redis_prefix) == 1
+        state = ana_ws.recv()
+        assert state == {"type": "state", "version": 0, "view": a.state(ana, game_id)["view"]}
+        # And the changes flow again, as patches.
+        mover = on(b, ana if 0 in state["view"]["to_act"] else ben)
+        move = b.state(mover, game_id)["view"]["legal_moves"][0]["move"]
+        r = mover.post(f"/api/games/{game_id}/moves", json={"move": move, "expect_version": 0})
+        assert r.status_code == 200
+        ana_ws.until_version(1)
+        assert ana_ws.view == a.state(ana, game_id)["view"] and ana_ws.others == []
+    finally:
+        ana_ws.close()
+
+
+def test_bots_driven_from_both_instances_move_once_per_turn(
+    database_url, redis_settings, serve, caplog
+):
+    with serve(database_url, BOT_DELAY=60) as first:
+        ana = first.guest("Ana")
+        game_id = first.start_game(ana, bots=("random", "random"))
+        state = first.state(ana, game_id)
+        while 0 in state["view"]["to_act"]:
+            move = state["view"]["legal_moves"][0]["move"]
+            body = {"move": move, "expect_version": state["version"]}
+            state = ana.post(f"/api/games/{game_id}/moves", json=body).json()
+    # The game waits on its bots; both new instances resume it at startup, load the same
+    # version, wait out the delay and race for every bot move from then on.
+    settings = redis_settings | {"BOT_DELAY": 0.2}
+    with serve(database_url, **settings) as a, serve(database_url, **settings) as b:
+        ana_ws = Socket(a, game_id, ana.token)
+        clients = [on(a, ana), on(b, ana)]
+        try:
+            for turn in range(3):
+                client = clients[turn % 2]
+                state = a.wait_for(
+                    client,
+                    game_id,
+                    lambda s: 0 in s["view"]["to_act"] or s["view"]["outcome"] is not None,
+                )
+                ana_ws.until_version(state["version"])
+                assert ana_ws.view == state["view"]
+                if state["view"]["outcome"] is not None:
+                    break
+                move = state["view"]["legal_moves"][0]["move"]
+                body = {"move": move, "expect_version": state["version"]}
+                assert client.post(f"/api/games/{game_id}/moves", json=body).status_code == 200
+        finally:
+            ana_ws.close()
+        moves = a.admin().get(f"/api/admin/games/{game_id}/moves").json()
+    assert [m["seq"] for m in moves] == list(range(1, len(moves) + 1))
+    assert any(m["seat"] != 0 for m in moves)
+    # A lost race is the version check doing its job: nothing to report.
+    assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
