@@ -228,7 +228,7 @@ class RedisBus:
                 while True:
                     self._dispatch(await pubsub.get_message(timeout=None))
             except (RedisError, OSError) as exc:
-                log.warning("Redis pub/sub lost (%s); reconnecting in %.1f s", exc, delay)
+                log.warning("Redis pub/sub unavailable (%s); reconnecting in %.1f s", exc, delay)
             except Exception:
                 # Subscribers wait on this task: whatever went wrong, it must carry on.
                 log.exception("Redis pub/sub reader failed; reconnecting in %.1f s", delay)
