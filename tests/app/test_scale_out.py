@@ -5,10 +5,11 @@ import json
 import logging
 import random
 
-import jsonpatch
 import pytest
 import redis
 from websockets.sync.client import connect
+
+from tests.app.sockets import Socket
 
 pytestmark = pytest.mark.redis
 
@@ -31,38 +32,6 @@ def on(server, player):
     client.token, client.id, client.name = player.token, player.id, player.name
     client.headers["Authorization"] = f"Bearer {player.token}"
     return client
-
-
-class Socket:
-    """A game socket that applies every patch it gets; anything else goes to ``others``."""
-
-    def __init__(self, server, game_id, token):
-        url = f"{server.ws_url}/ws/games/{game_id}?token={token}"
-        self._connection = connect(url, open_timeout=10)
-        self.ws = self._connection.__enter__()
-        first = self.recv()
-        assert first["type"] == "state"
-        self.version, self.view = first["version"], first["view"]
-        self.others: list[dict] = []
-
-    def recv(self) -> dict:
-        return json.loads(self.ws.recv(timeout=10))
-
-    def send(self, message: dict) -> None:
-        self.ws.send(json.dumps(message))
-
-    def until_version(self, version: int) -> None:
-        while self.version < version:
-            message = self.recv()
-            if message["type"] != "patch":
-                self.others.append(message)
-                continue
-            assert message["from"] == self.version
-            self.view = jsonpatch.apply_patch(self.view, message["ops"])
-            self.version = message["version"]
-
-    def close(self) -> None:
-        self._connection.__exit__(None, None, None)
 
 
 def kill_bus_connections(redis_url, redis_prefix) -> int:

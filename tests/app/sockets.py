@@ -1,0 +1,50 @@
+"""A test client for the game WebSocket, shared by the WebSocket tests."""
+
+import json
+
+import jsonpatch
+from websockets.sync.client import connect
+
+
+class Socket:
+    """A game socket that keeps the view up to date by applying each patch it receives."""
+
+    def __init__(self, live, game_id, token=None, cookie=None):
+        url = f"{live.ws_url}/ws/games/{game_id}" + (f"?token={token}" if token else "")
+        headers = {"Cookie": f"campground_token={cookie}"} if cookie else None
+        self._connection = connect(url, additional_headers=headers, open_timeout=10)
+        self.ws = self._connection.__enter__()
+        first = self.recv()
+        assert first["type"] == "state"
+        self.version, self.view = first["version"], first["view"]
+        self.others: list[dict] = []
+
+    def recv(self) -> dict:
+        return json.loads(self.ws.recv(timeout=10))
+
+    def send(self, message: dict) -> None:
+        self.ws.send(json.dumps(message))
+
+    def next(self) -> dict:
+        """The next message that is not a patch, applying patches on the way."""
+        while True:
+            message = self.recv()
+            if message["type"] != "patch":
+                return message
+            self.apply(message)
+
+    def apply(self, patch: dict) -> None:
+        assert patch["from"] == self.version
+        self.view = jsonpatch.apply_patch(self.view, patch["ops"])
+        self.version = patch["version"]
+
+    def until_version(self, version: int) -> None:
+        while self.version < version:
+            message = self.recv()
+            if message["type"] == "patch":
+                self.apply(message)
+            else:
+                self.others.append(message)
+
+    def close(self) -> None:
+        self._connection.__exit__(None, None, None)
