@@ -1,5 +1,7 @@
 """Lobbies: gather players and bots at a table, then start the game."""
 
+from collections.abc import Callable
+
 from fastapi import APIRouter, Request, status
 
 from app.api.deps import ContextDep, CurrentPlayer, OptionalPlayer, SessionDep
@@ -7,6 +9,7 @@ from app.context import Context
 from app.models import Player
 from app.schemas import BotRequest, ErrorBody, GameStarted, JoinByCode, LobbyCreate, LobbyOut
 from app.services import lobbies
+from app.services.lobbies import LobbySeats
 
 router = APIRouter(prefix="/api/lobbies", tags=["lobbies"])
 
@@ -26,6 +29,22 @@ async def _out(ctx: Context, request: Request, lobby_id: str, viewer: Player | N
     async with ctx.db.session() as session:
         ls = await lobbies.load(session, lobby_id)
     return ls.out(viewer.id if viewer else None, _base(ctx, request))
+
+
+async def _change(
+    ctx: Context,
+    request: Request,
+    lobby_id: str,
+    player: Player,
+    action: Callable[[LobbySeats], bool | None],
+) -> LobbyOut:
+    """One change to a lobby, in one transaction; its watchers hear of it unless it was a no-op
+    (``action`` returns False)."""
+    async with ctx.db.writing() as session:
+        changed = action(await lobbies.load(session, lobby_id, for_update=True))
+    if changed is not False:
+        await ctx.lobby_changed(lobby_id)
+    return await _out(ctx, request, lobby_id, player)
 
 
 @router.post(
@@ -66,13 +85,11 @@ async def list_lobbies(
 async def join_by_code(
     data: JoinByCode, ctx: ContextDep, player: CurrentPlayer, request: Request
 ) -> LobbyOut:
-    async with ctx.db.writing() as session:
+    async with ctx.db.session() as session:
         lobby_id = await lobbies.by_invite_code(session, data.invite_code)
-        ls = await lobbies.load(session, lobby_id, for_update=True)
-        changed = lobbies.join(ls, player, by_code=True)
-    if changed:
-        await ctx.lobby_changed(lobby_id)
-    return await _out(ctx, request, lobby_id, player)
+    return await _change(
+        ctx, request, lobby_id, player, lambda ls: lobbies.join(ls, player, by_code=True)
+    )
 
 
 @router.get(
@@ -95,12 +112,9 @@ async def get_lobby(
     responses=ERRORS,
 )
 async def join(lobby_id: str, ctx: ContextDep, player: CurrentPlayer, request: Request) -> LobbyOut:
-    async with ctx.db.writing() as session:
-        ls = await lobbies.load(session, lobby_id, for_update=True)
-        changed = lobbies.join(ls, player, by_code=False)
-    if changed:
-        await ctx.lobby_changed(lobby_id)
-    return await _out(ctx, request, lobby_id, player)
+    return await _change(
+        ctx, request, lobby_id, player, lambda ls: lobbies.join(ls, player, by_code=False)
+    )
 
 
 @router.post(
@@ -112,10 +126,7 @@ async def join(lobby_id: str, ctx: ContextDep, player: CurrentPlayer, request: R
 async def leave(
     lobby_id: str, ctx: ContextDep, player: CurrentPlayer, request: Request
 ) -> LobbyOut:
-    async with ctx.db.writing() as session:
-        lobbies.leave(await lobbies.load(session, lobby_id, for_update=True), player)
-    await ctx.lobby_changed(lobby_id)
-    return await _out(ctx, request, lobby_id, player)
+    return await _change(ctx, request, lobby_id, player, lambda ls: lobbies.leave(ls, player))
 
 
 @router.post(
@@ -128,11 +139,10 @@ async def leave(
 async def add_bot(
     lobby_id: str, data: BotRequest, ctx: ContextDep, player: CurrentPlayer, request: Request
 ) -> LobbyOut:
-    async with ctx.db.writing() as session:
-        ls = await lobbies.load(session, lobby_id, for_update=True)
-        lobbies.add_bot(ls, player, data.seat, data.level)
-    await ctx.lobby_changed(lobby_id)
-    return await _out(ctx, request, lobby_id, player)
+    return await _change(
+        ctx, request, lobby_id, player,
+        lambda ls: lobbies.add_bot(ls, player, data.seat, data.level),
+    )
 
 
 @router.delete(
@@ -144,11 +154,9 @@ async def add_bot(
 async def remove_bot(
     lobby_id: str, seat: int, ctx: ContextDep, player: CurrentPlayer, request: Request
 ) -> LobbyOut:
-    async with ctx.db.writing() as session:
-        ls = await lobbies.load(session, lobby_id, for_update=True)
-        lobbies.remove_bot(ls, player, seat)
-    await ctx.lobby_changed(lobby_id)
-    return await _out(ctx, request, lobby_id, player)
+    return await _change(
+        ctx, request, lobby_id, player, lambda ls: lobbies.remove_bot(ls, player, seat)
+    )
 
 
 @router.post(
