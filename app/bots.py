@@ -5,11 +5,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
-from app.models import Game, Lobby, Seat
+from app.models import Game, Lobby, Seat, now
 from app.services.errors import StaleVersion
 from engine.core import full_view, random_bot
 
@@ -31,6 +32,12 @@ class BotRunner:
         self.ctx = ctx
         self._tasks: dict[str, asyncio.Task] = {}
         self._again: set[str] = set()
+        self._sweeper: asyncio.Task | None = None
+
+    async def start(self) -> None:
+        await self.resume_all()
+        if self.ctx.settings.BOT_SWEEP:
+            self._sweeper = asyncio.create_task(self.sweep(self.ctx.settings.BOT_SWEEP))
 
     def kick(self, game_id: str) -> None:
         if game_id in self._tasks:
@@ -38,21 +45,34 @@ class BotRunner:
         else:
             self._tasks[game_id] = asyncio.create_task(self._run(game_id), name=f"bots {game_id}")
 
-    async def resume_all(self) -> None:
-        """On startup: every active game with a bot seat gets a look, whoever is connected."""
+    async def resume_all(self, idle_for: float | None = None) -> None:
+        """Every active game with a bot seat gets a look, whoever is connected: on startup all
+        of them, on a sweep those idle for ``idle_for`` seconds."""
+        query = (
+            select(Game.id)
+            .join(Lobby, Lobby.game_id == Game.id)
+            .join(Seat, Seat.lobby_id == Lobby.id)
+            .where(Game.status == "active", Seat.bot_level.is_not(None))
+            .distinct()
+        )
+        if idle_for is not None:
+            query = query.where(Game.updated_at < now() - timedelta(seconds=idle_for))
         async with self.ctx.db.session() as session:
-            ids = await session.scalars(
-                select(Game.id)
-                .join(Lobby, Lobby.game_id == Game.id)
-                .join(Seat, Seat.lobby_id == Lobby.id)
-                .where(Game.status == "active", Seat.bot_level.is_not(None))
-                .distinct()
-            )
+            ids = await session.scalars(query)
             for game_id in ids.all():
                 self.kick(game_id)
 
+    async def sweep(self, every: float) -> None:
+        """Picks up bots left waiting by an instance that stopped before they moved."""
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.resume_all(idle_for=every)
+            except Exception:
+                log.exception("bot sweep failed; trying again in %s s", every)
+
     async def close(self) -> None:
-        tasks = list(self._tasks.values())
+        tasks = list(self._tasks.values()) + ([self._sweeper] if self._sweeper else [])
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

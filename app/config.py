@@ -30,5 +30,11 @@ class Settings(BaseSettings):
         default="campground:", description="prefix of the Redis channels the instances share"
     )
     BOT_DELAY: float = Field(default=0.6, ge=0, description="seconds before a bot moves")
+    BOT_SWEEP: float = Field(
+        default=30,
+        ge=0,
+        description="every so many seconds, bots move in games idle that long (their instance "
+        "may have stopped); 0 turns it off",
+    )
     PUBLIC_URL: str | None = Field(default=None, description="base of invite links")
     STATIC_DIR: Path = Field(default_factory=lambda: project_path("static"))

@@ -34,7 +34,7 @@ class Context:
 
     async def start(self) -> None:
         await check_schema(self.db.engine)
-        await self.bots.resume_all()
+        await self.bots.start()
 
     async def close(self) -> None:
         await self.bots.close()

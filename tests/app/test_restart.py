@@ -39,3 +39,24 @@ def test_games_and_bots_survive_a_restart(database_url, serve):
         assert r.status_code == 200 and r.json()["version"] == state["version"] + 1
         # The new server resumes the bot at startup, with nobody connected.
         second.wait_for(clients["ana"], bot_game, lambda s: s["version"] > waiting_at)
+
+
+def test_a_bot_left_waiting_by_another_instance_is_picked_up_by_the_sweep(database_url, serve):
+    # The first instance's bot waits an hour, as if that instance had hung or gone away; the
+    # second was started before the game existed, so only its sweep can find the game.
+    with serve(database_url, BOT_DELAY=3600) as stuck, serve(
+        database_url, BOT_SWEEP=0.2
+    ) as sweeper:
+        ana = stuck.guest("Ana")
+        game_id = stuck.start_game(ana, bots=("random",))
+        state = stuck.state(ana, game_id)
+        while 1 not in state["view"]["to_act"]:
+            move = state["view"]["legal_moves"][0]["move"]
+            body = {"move": move, "expect_version": state["version"]}
+            state = ana.post(f"/api/games/{game_id}/moves", json=body).json()
+        waiting_at = state["version"]
+        watcher = sweeper.client()
+        watcher.headers["Authorization"] = f"Bearer {ana.token}"
+        sweeper.wait_for(watcher, game_id, lambda s: s["version"] > waiting_at)
+        log = sweeper.admin().get(f"/api/admin/games/{game_id}/moves").json()
+        assert log[waiting_at]["seat"] == 1
