@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 import pytest
 import redis
+import schemathesis
 import uvicorn
 from sqlalchemy import make_url, text
 from sqlalchemy.ext.asyncio import create_async_engine
@@ -242,6 +243,21 @@ def running(settings: Settings) -> Iterator[LiveServer]:
 def live(database_url) -> Iterator[LiveServer]:
     with running(settings_for(database_url)) as server:
         yield server
+
+
+@pytest.fixture(scope="module")
+def documented(live):
+    """``documented(response, "POST", "/api/lobbies/{lobby_id}/join")``: asserts that the
+    server's /openapi.json lists the response's status code for that operation and that the
+    body has the documented shape."""
+    schema = schemathesis.openapi.from_url(f"{live.url}/openapi.json")
+
+    def check(response: httpx.Response, method: str, path: str) -> None:
+        operation = schema[path][method]
+        assert str(response.status_code) in operation.definition.raw["responses"]
+        operation.validate_response(response)
+
+    return check
 
 
 def illegal_reason(game_kind: str, full_state: dict, seat: int, move: dict) -> str:

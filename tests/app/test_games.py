@@ -93,11 +93,13 @@ def test_malformed_moves_are_422(live):
     assert live.state(ana, game_id)["version"] == 0
 
 
-def test_only_seated_players_move(live):
+def test_only_seated_players_move(live, documented):
     ana = live.guest("Ana")
     game_id = live.start_game(ana, live.guest("Ben"))
     body = {"move": {"type": "draw"}, "expect_version": 0}
-    assert live.client().post(f"/api/games/{game_id}/moves", json=body).status_code == 401
+    r = live.client().post(f"/api/games/{game_id}/moves", json=body)
+    assert r.status_code == 401
+    documented(r, "POST", "/api/games/{game_id}/moves")
     r = live.guest("Cal").post(f"/api/games/{game_id}/moves", json=body)
     assert r.status_code == 403
     assert live.state(ana, game_id)["version"] == 0

@@ -21,6 +21,27 @@ def test_create_lobby_needs_a_player(live):
 
 
 @pytest.mark.parametrize(
+    ("method", "path", "body"),
+    [
+        ("POST", "/api/lobbies/join", {"invite_code": "x"}),
+        ("POST", "/api/lobbies/{lobby_id}/join", None),
+        ("POST", "/api/lobbies/{lobby_id}/leave", None),
+        ("POST", "/api/lobbies/{lobby_id}/bots", {"seat": 1, "level": "random"}),
+        ("DELETE", "/api/lobbies/{lobby_id}/seats/{seat}", None),
+        ("POST", "/api/lobbies/{lobby_id}/start", None),
+    ],
+)
+def test_lobby_changes_without_a_player_are_a_documented_401(
+    live, documented, method, path, body
+):
+    lobby = live.lobby(live.guest())
+    url = path.format(lobby_id=lobby["id"], seat=1)
+    r = live.client().request(method, url, json=body)
+    assert r.status_code == 401
+    documented(r, method, path)
+
+
+@pytest.mark.parametrize(
     ("body", "message"),
     [
         ({"game": "chess"}, "Unknown game 'chess'"),

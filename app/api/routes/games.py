@@ -54,6 +54,7 @@ async def game_state(
     "chose it at. 409 when the game has moved on since; 422 with the engine's reason when the "
     "move is malformed or illegal (nothing changes).",
     responses={
+        401: {"model": ErrorBody, "description": "no player token"},
         403: {"model": ErrorBody, "description": "the caller has no seat at this game"},
         404: {"model": ErrorBody},
         409: {"model": ErrorBody, "description": "stale expect_version"},

@@ -14,6 +14,7 @@ from app.services.lobbies import LobbySeats
 router = APIRouter(prefix="/api/lobbies", tags=["lobbies"])
 
 ERRORS = {
+    401: {"model": ErrorBody, "description": "no player token"},
     403: {"model": ErrorBody, "description": "not allowed for the caller"},
     404: {"model": ErrorBody, "description": "no such lobby"},
     409: {"model": ErrorBody, "description": "not possible in the lobby's current state"},
