@@ -12,6 +12,13 @@ class ErrorBody(BaseModel):
     detail: str = Field(description="what went wrong, for a person")
 
 
+class Unprocessable(BaseModel):
+    detail: str | list[dict[str, Any]] = Field(
+        description="what went wrong, for a person; FastAPI's list of validation errors when "
+        "the request does not parse"
+    )
+
+
 class PlayerCreate(BaseModel):
     name: str = Field(description="display name, 1 to 32 characters after trimming")
 

@@ -49,7 +49,7 @@ def test_list_and_full_state(live):
     assert admin.get("/api/admin/games/nope").status_code == 404
 
 
-def test_move_log_and_state_at_k_is_the_replay(live):
+def test_move_log_and_state_at_k_is_the_replay(live, documented):
     ana, ben, game_id = started_game(live, moves=8)
     admin = live.admin()
     full = admin.get(f"/api/admin/games/{game_id}").json()
@@ -63,7 +63,12 @@ def test_move_log_and_state_at_k_is_the_replay(live):
         if k < 8:
             state = play(game, state, log[k]["seat"], log[k]["move"])
     assert game.dump(state) == full["state"]
-    assert admin.get(f"/api/admin/games/{game_id}/state", params={"at": 9}).status_code == 422
+    r = admin.get(f"/api/admin/games/{game_id}/state", params={"at": 9})
+    assert r.status_code == 422
+    documented(r, "GET", "/api/admin/games/{game_id}/state")
+    r = admin.get(f"/api/admin/games/{game_id}/state")
+    assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["query", "at"]
+    documented(r, "GET", "/api/admin/games/{game_id}/state")
 
 
 def test_abort(live):

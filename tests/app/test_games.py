@@ -80,16 +80,20 @@ def test_illegal_move_is_422_with_the_engines_reason(live, engine_reason):
     assert {c: live.state(c, game_id) for c in (ana, ben)} == before
 
 
-def test_malformed_moves_are_422(live):
+def test_malformed_moves_are_422(live, documented):
     ana = live.guest("Ana")
     game_id = live.start_game(ana, live.guest("Ben"))
+    path = "/api/games/{game_id}/moves"
     r = ana.post(f"/api/games/{game_id}/moves", json={"move": {"type": "fly"}, "expect_version": 0})
     assert r.status_code == 422
     assert r.json()["detail"].startswith("Not a valid move")
+    documented(r, "POST", path)
     r = ana.post(f"/api/games/{game_id}/moves", json={"move": "draw", "expect_version": 0})
     assert r.status_code == 422
+    documented(r, "POST", path)
     r = ana.post(f"/api/games/{game_id}/moves", json={"move": {"type": "draw"}})
     assert r.status_code == 422
+    documented(r, "POST", path)
     assert live.state(ana, game_id)["version"] == 0
 
 

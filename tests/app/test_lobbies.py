@@ -51,10 +51,18 @@ def test_lobby_changes_without_a_player_are_a_documented_401(
         ({"game": "hike", "options": {"no_such_option": 1}}, "Invalid options"),
     ],
 )
-def test_bad_lobby_requests_are_422_with_a_reason(live, body, message):
+def test_bad_lobby_requests_are_422_with_a_reason(live, documented, body, message):
     r = live.guest().post("/api/lobbies", json=body)
     assert r.status_code == 422
     assert message in r.json()["detail"]
+    documented(r, "POST", "/api/lobbies")
+
+
+def test_a_request_that_does_not_parse_is_a_documented_422(live, documented):
+    r = live.guest().post("/api/lobbies", json={"seats": "many"})
+    assert r.status_code == 422
+    assert {tuple(e["loc"]) for e in r.json()["detail"]} == {("body", "game"), ("body", "seats")}
+    documented(r, "POST", "/api/lobbies")
 
 
 def test_private_lobby_is_joined_by_invite_code_only(live):

@@ -64,3 +64,10 @@ def test_bad_names_are_422(live, name):
 def test_a_32_character_name_is_fine(live):
     r = live.client().post("/api/players", json={"name": "x" * 32})
     assert r.status_code == 201
+
+
+def test_a_missing_body_is_a_documented_422(live, documented):
+    r = live.client().post("/api/players")
+    assert r.status_code == 422
+    assert r.json()["detail"][0]["loc"] == ["body"]
+    documented(r, "POST", "/api/players")

@@ -5,7 +5,15 @@ from sqlalchemy import select, update
 
 from app.api.deps import AdminDep, ContextDep, SessionDep
 from app.models import Game, Lobby, Move, now
-from app.schemas import AdminGame, AdminGameSummary, AdminMove, AdminStateAt, ErrorBody, TableSeat
+from app.schemas import (
+    AdminGame,
+    AdminGameSummary,
+    AdminMove,
+    AdminStateAt,
+    ErrorBody,
+    TableSeat,
+    Unprocessable,
+)
 from app.services.errors import Problem
 from app.services.games import replay, table_seats
 
@@ -79,7 +87,7 @@ async def get_moves(game_id: str, session: SessionDep) -> list[AdminMove]:
     summary="The state after move k",
     description="Rebuilt from the seed and the first `at` moves of the log by the engine "
     "(`at=0`: the initial state); equal to the stored snapshot when `at` is the version.",
-    responses={422: {"model": ErrorBody}},
+    responses={422: {"model": Unprocessable}},
 )
 async def state_at(game_id: str, session: SessionDep, at: int = Query(ge=0)) -> AdminStateAt:
     return AdminStateAt(game_id=game_id, at=at, state=await replay(session, game_id, at))

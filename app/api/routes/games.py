@@ -5,7 +5,14 @@ import dataclasses
 from fastapi import APIRouter, status
 
 from app.api.deps import ContextDep, CurrentPlayer, OptionalPlayer, SessionDep
-from app.schemas import ErrorBody, GameKind, GameState, MoveRequest, MoveResult
+from app.schemas import (
+    ErrorBody,
+    GameKind,
+    GameState,
+    MoveRequest,
+    MoveResult,
+    Unprocessable,
+)
 from app.services.errors import Problem
 from engine.core import IllegalMove
 from engine.registry import GAMES
@@ -58,7 +65,7 @@ async def game_state(
         403: {"model": ErrorBody, "description": "the caller has no seat at this game"},
         404: {"model": ErrorBody},
         409: {"model": ErrorBody, "description": "stale expect_version"},
-        422: {"model": ErrorBody, "description": "illegal or malformed move"},
+        422: {"model": Unprocessable, "description": "illegal or malformed move"},
     },
 )
 async def make_move(

@@ -7,7 +7,15 @@ from fastapi import APIRouter, Request, status
 from app.api.deps import ContextDep, CurrentPlayer, OptionalPlayer, SessionDep
 from app.context import Context
 from app.models import Player
-from app.schemas import BotRequest, ErrorBody, GameStarted, JoinByCode, LobbyCreate, LobbyOut
+from app.schemas import (
+    BotRequest,
+    ErrorBody,
+    GameStarted,
+    JoinByCode,
+    LobbyCreate,
+    LobbyOut,
+    Unprocessable,
+)
 from app.services import lobbies
 from app.services.lobbies import LobbySeats
 
@@ -18,7 +26,7 @@ ERRORS = {
     403: {"model": ErrorBody, "description": "not allowed for the caller"},
     404: {"model": ErrorBody, "description": "no such lobby"},
     409: {"model": ErrorBody, "description": "not possible in the lobby's current state"},
-    422: {"model": ErrorBody, "description": "invalid request"},
+    422: {"model": Unprocessable, "description": "invalid request"},
 }
 
 
