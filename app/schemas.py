@@ -12,6 +12,10 @@ class ErrorBody(BaseModel):
     detail: str = Field(description="what went wrong, for a person")
 
 
+# FastAPI's answer to a body it cannot read as text at all, e.g. bytes that are not UTF-8.
+UNREADABLE_BODY = {400: {"model": ErrorBody, "description": "the body cannot be read as text"}}
+
+
 class Unprocessable(BaseModel):
     detail: str | list[dict[str, Any]] = Field(
         description="what went wrong, for a person; FastAPI's list of validation errors when "

@@ -94,6 +94,11 @@ def test_malformed_moves_are_422(live, documented):
     r = ana.post(f"/api/games/{game_id}/moves", json={"move": {"type": "draw"}})
     assert r.status_code == 422
     documented(r, "POST", path)
+    r = ana.post(
+        f"/api/games/{game_id}/moves", content=b"\xff", headers={"Content-Type": "application/json"}
+    )
+    assert r.status_code == 400
+    documented(r, "POST", path)
     assert live.state(ana, game_id)["version"] == 0
 
 

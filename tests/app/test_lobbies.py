@@ -41,6 +41,18 @@ def test_lobby_changes_without_a_player_are_a_documented_401(
     documented(r, method, path)
 
 
+def test_a_body_that_is_not_utf8_is_a_documented_400(live, documented):
+    ana = live.guest()
+    lobby = live.lobby(ana)
+    r = ana.post(
+        f"/api/lobbies/{lobby['id']}/bots",
+        content=b"\xff",
+        headers={"Content-Type": "application/json"},
+    )
+    assert r.status_code == 400
+    documented(r, "POST", "/api/lobbies/{lobby_id}/bots")
+
+
 @pytest.mark.parametrize(
     ("body", "message"),
     [

@@ -71,3 +71,11 @@ def test_a_missing_body_is_a_documented_422(live, documented):
     assert r.status_code == 422
     assert r.json()["detail"][0]["loc"] == ["body"]
     documented(r, "POST", "/api/players")
+
+
+def test_a_body_that_is_not_utf8_is_a_documented_400(live, documented):
+    r = live.client().post(
+        "/api/players", content=b"\xff", headers={"Content-Type": "application/json"}
+    )
+    assert r.status_code == 400
+    documented(r, "POST", "/api/players")

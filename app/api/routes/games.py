@@ -6,6 +6,7 @@ from fastapi import APIRouter, status
 
 from app.api.deps import ContextDep, CurrentPlayer, OptionalPlayer, SessionDep
 from app.schemas import (
+    UNREADABLE_BODY,
     ErrorBody,
     GameKind,
     GameState,
@@ -61,6 +62,7 @@ async def game_state(
     "chose it at. 409 when the game has moved on since; 422 with the engine's reason when the "
     "move is malformed or illegal (nothing changes).",
     responses={
+        **UNREADABLE_BODY,
         401: {"model": ErrorBody, "description": "no player token"},
         403: {"model": ErrorBody, "description": "the caller has no seat at this game"},
         404: {"model": ErrorBody},

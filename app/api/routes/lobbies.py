@@ -8,6 +8,7 @@ from app.api.deps import ContextDep, CurrentPlayer, OptionalPlayer, SessionDep
 from app.context import Context
 from app.models import Player
 from app.schemas import (
+    UNREADABLE_BODY,
     BotRequest,
     ErrorBody,
     GameStarted,
@@ -62,7 +63,7 @@ async def _change(
     summary="Create a lobby",
     description="The caller becomes the host and takes seat 0. `seats` defaults to the game's "
     "fewest players, `private` to true (joined only by invite code).",
-    responses=ERRORS,
+    responses=ERRORS | UNREADABLE_BODY,
 )
 async def create_lobby(
     data: LobbyCreate, ctx: ContextDep, player: CurrentPlayer, request: Request
@@ -89,7 +90,7 @@ async def list_lobbies(
     "/join",
     summary="Join a lobby by invite code",
     description="Takes the lowest free seat; joining again while seated changes nothing.",
-    responses=ERRORS,
+    responses=ERRORS | UNREADABLE_BODY,
 )
 async def join_by_code(
     data: JoinByCode, ctx: ContextDep, player: CurrentPlayer, request: Request
@@ -143,7 +144,7 @@ async def leave(
     summary="Seat a bot",
     description="Host only: puts a bot of the given level (`random` or `heuristic`) in a free "
     "seat.",
-    responses=ERRORS,
+    responses=ERRORS | UNREADABLE_BODY,
 )
 async def add_bot(
     lobby_id: str, data: BotRequest, ctx: ContextDep, player: CurrentPlayer, request: Request

@@ -3,7 +3,14 @@
 from fastapi import APIRouter, Request, Response, status
 
 from app.api.deps import ContextDep, CurrentPlayer
-from app.schemas import ErrorBody, PlayerCreate, PlayerCreated, PlayerOut, Unprocessable
+from app.schemas import (
+    UNREADABLE_BODY,
+    ErrorBody,
+    PlayerCreate,
+    PlayerCreated,
+    PlayerOut,
+    Unprocessable,
+)
 from app.services import players
 
 router = APIRouter(prefix="/api/players", tags=["players"])
@@ -17,7 +24,7 @@ YEAR = 365 * 24 * 3600
     summary="Become a guest player",
     description="Issues a random token (only its hash is stored), returned once in the body and "
     "also set as the HttpOnly `campground_token` cookie for the browser.",
-    responses={422: {"model": Unprocessable}},
+    responses={**UNREADABLE_BODY, 422: {"model": Unprocessable}},
 )
 async def create_player(
     data: PlayerCreate, ctx: ContextDep, request: Request, response: Response
