@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any
+from datetime import UTC, datetime
+from typing import Annotated, Any
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import AfterValidator, BaseModel, Field, field_validator
+
+
+def _utc(v: datetime) -> datetime:
+    return v if v.tzinfo else v.replace(tzinfo=UTC)
+
+
+# Times are stored in UTC; SQLite gives them back without the offset.
+Timestamp = Annotated[datetime, AfterValidator(_utc)]
 
 
 class ErrorBody(BaseModel):
@@ -122,8 +130,8 @@ class AdminGameSummary(BaseModel):
     status: str
     version: int
     players: list[TableSeat]
-    created_at: datetime
-    updated_at: datetime
+    created_at: Timestamp
+    updated_at: Timestamp
 
 
 class AdminGame(AdminGameSummary):
@@ -138,7 +146,7 @@ class AdminMove(BaseModel):
     seq: int
     seat: int
     move: dict[str, Any]
-    created_at: datetime
+    created_at: Timestamp
 
 
 class AdminStateAt(BaseModel):

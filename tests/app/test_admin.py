@@ -1,4 +1,5 @@
 import random
+from datetime import datetime
 
 from engine.core import play
 from engine.registry import get_game
@@ -47,6 +48,17 @@ def test_list_and_full_state(live):
     game = get_game("hike")
     assert game.dump(game.load(full["state"])) == full["state"]
     assert admin.get("/api/admin/games/nope").status_code == 404
+
+
+def test_times_carry_their_utc_offset(live, documented):
+    ana, ben, game_id = started_game(live, moves=1)
+    admin = live.admin()
+    r = admin.get("/api/admin/games")
+    documented(r, "GET", "/api/admin/games")
+    summary = next(g for g in r.json() if g["id"] == game_id)
+    log = admin.get(f"/api/admin/games/{game_id}/moves").json()
+    for stamp in (summary["created_at"], summary["updated_at"], log[0]["created_at"]):
+        assert datetime.fromisoformat(stamp).utcoffset() is not None
 
 
 def test_move_log_and_state_at_k_is_the_replay(live, documented):
