@@ -1,0 +1,111 @@
+"""The game page keeps up with the server when a patch is lost or the connection drops."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+
+from playwright.sync_api import Page, expect
+
+GAME_SOCKET = re.compile(r"/ws/games/")
+LIVE_MOVES = '[data-testid="move"]:not([disabled]):not([aria-disabled="true"])'
+
+
+def start_against_a_bot(page: Page) -> str:
+    page.locator("#player-name-input").fill("Ana")
+    page.locator("#player-name-input").press("Enter")
+    expect(page.get_by_test_id("player-name")).to_have_text("Ana")
+    page.get_by_test_id("game-hike").click()
+    page.get_by_test_id("create-lobby").click()
+    page.wait_for_url("**/lobbies/*")
+    page.get_by_test_id("bot-level").select_option("heuristic")
+    page.get_by_test_id("add-bot").click()
+    page.get_by_test_id("start").click()
+    page.wait_for_url("**/games/*")
+    expect(page.get_by_test_id("my-backpack")).to_be_visible()
+    return page.url.rsplit("/", 1)[1]
+
+
+def play_a_move(page: Page) -> None:
+    """Click a legal move once the page offers one, preferring to draw."""
+    moves = page.locator(LIVE_MOVES)
+    expect(moves.first).to_be_visible()
+    draw = moves.filter(has_text="Draw a card")
+    (draw if draw.count() else moves).first.click()
+
+
+def shows_the_server_view(page: Page, game_id: str) -> bool:
+    view = page.request.get(f"/api/games/{game_id}/state").json()["view"]
+    shown_log = page.get_by_test_id("log").locator("li").count()
+    shown_draw = page.get_by_test_id("draw-pile").locator("strong").inner_text()
+    return shown_log == len(view["log"]) and shown_draw == str(view["draw_pile"])
+
+
+def settle(page: Page, game_id: str, within: float = 15) -> None:
+    """Wait until the page shows exactly what the server holds (bots move in the background)."""
+    deadline = time.monotonic() + within
+    while not shows_the_server_view(page, game_id):
+        assert time.monotonic() < deadline, "the page never caught up with the server"
+        page.wait_for_timeout(100)
+
+
+def test_a_lost_patch_is_noticed_and_the_page_resyncs(new_page):
+    page = new_page("/")
+    from_page: list[dict] = []
+    dropped: list[dict] = []
+
+    def route(ws):
+        server = ws.connect_to_server()
+
+        def to_page(message):
+            if json.loads(message)["type"] == "patch" and not dropped:
+                dropped.append(json.loads(message))  # lost on its way
+                return
+            ws.send(message)
+
+        def to_server(message):
+            from_page.append(json.loads(message))
+            server.send(message)
+
+        server.on_message(to_page)
+        ws.on_message(to_server)
+
+    page.route_web_socket(GAME_SOCKET, route)
+    game_id = start_against_a_bot(page)
+    play_a_move(page)
+    deadline = time.monotonic() + 30
+    # The page notices the gap (the next patch does not follow on) or has its stale move
+    # refused; either way it asks for the whole state.
+    while not any(m["type"] == "sync" for m in from_page):
+        assert time.monotonic() < deadline, "the page never asked to resync"
+        if page.locator(LIVE_MOVES).count():
+            play_a_move(page)
+        page.wait_for_timeout(100)
+    assert dropped and dropped[0]["type"] == "patch"
+    settle(page, game_id)
+    play_a_move(page)
+    settle(page, game_id)
+
+
+def test_a_dropped_connection_reconnects_and_play_goes_on(new_page):
+    page = new_page("/")
+    sockets = []
+
+    def route(ws):
+        sockets.append(ws)
+        ws.connect_to_server()
+
+    page.route_web_socket(GAME_SOCKET, route)
+    game_id = start_against_a_bot(page)
+    expect(page.get_by_test_id("connection")).to_have_text("Live")
+    play_a_move(page)
+    settle(page, game_id)
+
+    sockets[0].close()
+    expect(page.get_by_test_id("connection")).not_to_have_text("Live")
+    expect(page.get_by_test_id("connection")).to_have_text("Live")
+    assert len(sockets) == 2
+    settle(page, game_id)
+    play_a_move(page)
+    settle(page, game_id)
