@@ -12,7 +12,8 @@ from __future__ import annotations
 from engine.camping_life.cards import CARDS, MISSION_IDS, TERRAIN_IDS
 from engine.camping_life.moves import BidCard, BidTable, Move, Pick, Place
 from engine.camping_life.scoring import CELLS, COLS, NEIGHBOURS, ROWS, area_of, breakdown
-from engine.camping_life.state import COINS, SEAT_NAMES, Bid, CampingLifeState, Placement
+from engine.camping_life.state import (COINS, SEAT_NAMES, Bid, CampingLifeState, CardResult,
+                                       Placement, RoundSummary)
 from engine.core import IllegalMove, Outcome, Rng
 
 ROW_SIZE = 4
@@ -164,6 +165,7 @@ def _pick(s: CampingLifeState, seat: int, move: Pick) -> None:
     if move.card not in s.next_round:
         raise IllegalMove("That card is not one of the next-round cards.")
     s.next_round.remove(move.card)
+    s.picked = move.card
     s.say(f"{SEAT_NAMES[seat]} picks the {CARDS[move.card].name}.", seat)
     s.placements = [Placement(seat=seat, card=move.card)]
     s.phase = "place"
@@ -172,13 +174,12 @@ def _pick(s: CampingLifeState, seat: int, move: Pick) -> None:
 def _reveal(s: CampingLifeState) -> None:
     """Turn over the coins on the cards; each card goes to the higher total, ties are discarded."""
     s.revealed = True
-    s.last_reveal = []
+    results = []
     for card in s.row:
         coins = [[b.coin for b in s.card_bids if b.card == card and b.seat == p]
                  for p in range(s.players)]
         totals = [sum(c) if c else None for c in coins]
         name = CARDS[card].name
-        bids = [{"seat": p, "coins": coins[p]} for p in range(s.players) if coins[p]]
         shown = ", ".join(f"{SEAT_NAMES[p]} {'+'.join(map(str, coins[p]))}"
                           for p in range(s.players) if coins[p])
         bidders = [p for p in range(s.players) if totals[p] is not None]
@@ -193,11 +194,14 @@ def _reveal(s: CampingLifeState) -> None:
             else:
                 winner = top[0]
                 s.say(f"{name}: {shown}. {SEAT_NAMES[winner]} wins it.")
-        s.last_reveal.append({"card": card, "bids": bids, "winner": winner})
+        results.append(CardResult(card=card, coins=coins, winner=winner,
+                                  placed=False if winner is None else None))
         if winner is None:
             s.discard.append(card)
         else:
             s.placements.append(Placement(seat=winner, card=card))
+    s.last_round = RoundSummary(round=s.round, table_totals=[sum(t) for t in s.table_coins],
+                                picker=s.picker, picked=s.picked, cards=results)
     s.row = []
     s.card_bids = []
     s.phase = "place"
@@ -217,8 +221,20 @@ def _place(s: CampingLifeState, seat: int, move: Place) -> None:
         raise IllegalMove("A card must touch a card of your play area, side by side.")
     area[cell] = move.card
     s.placements.pop(0)
+    _settle(s, move.card, placed=True)
     s.say(f"{SEAT_NAMES[seat]} places the {CARDS[move.card].name} at row {move.row + 1}, "
           f"column {move.col + 1}.", seat)
+
+
+def _settle(s: CampingLifeState, card: int, placed: bool) -> None:
+    """Record where a won card of the turn-over went; the picked card, placed before it, is not
+    one of its cards."""
+    # A game saved before summaries were kept has none for the turn-over under way.
+    if not s.revealed or s.last_round is None:
+        return
+    cards = [c.model_copy(update={"placed": placed}) if c.card == card else c
+             for c in s.last_round.cards]
+    s.last_round = s.last_round.model_copy(update={"cards": cards})
 
 
 def _advance(s: CampingLifeState) -> None:
@@ -227,6 +243,7 @@ def _advance(s: CampingLifeState) -> None:
         while s.placements and None not in s.areas[s.placements[0].seat]:
             lost = s.placements.pop(0)
             s.discard.append(lost.card)
+            _settle(s, lost.card, placed=False)
             s.say(f"{SEAT_NAMES[lost.seat]}'s play area is full: the "
                   f"{CARDS[lost.card].name} is discarded.")
         if s.placements:
@@ -260,6 +277,7 @@ def _new_round(s: CampingLifeState) -> None:
     s.turn = 1
     s.bidder = s.starter
     s.picker = None
+    s.picked = None
     s.revealed = False
     s.coins = [list(COINS) for _ in range(s.players)]
     s.table_coins = [[] for _ in range(s.players)]

@@ -39,6 +39,32 @@ class Placement(BaseModel):
     card: int
 
 
+class CardResult(BaseModel):
+    """How one card of the row went at the turn-over."""
+
+    model_config = ConfigDict(frozen=True)
+
+    card: int
+    coins: list[list[int]]  # per seat, in the order they were put down
+    winner: int | None  # None: no coin or a tie, and the card is discarded
+    placed: bool | None  # None while the won card waits to be placed; False: discarded
+
+
+class RoundSummary(BaseModel):
+    """The latest turn-over: the table totals, the picked card and every card of the row.
+
+    Written when the coins on the cards are turned over, so all of it is public.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    round: int
+    table_totals: list[int]
+    picker: int | None
+    picked: int | None
+    cards: list[CardResult]
+
+
 class CampingLifeState(BaseState):
     round: int = 1
     turn: int = 1  # bidding turn of the round, 1 to 3
@@ -46,6 +72,7 @@ class CampingLifeState(BaseState):
     phase: Phase = "bid_card"
     bidder: int = 0
     picker: int | None = None  # who won the table and picks a next-round card
+    picked: int | None = None  # the next-round card picked this round
     revealed: bool = False  # the coins on the cards of this round are turned over
 
     mission_pile: list[int] = []
@@ -62,7 +89,7 @@ class CampingLifeState(BaseState):
     table_coins: list[list[int]] = []  # turned over, per seat
     hidden_table: list[int | None] = []  # placed this turn, still face down
     placements: list[Placement] = []
-    last_reveal: list[dict] = []  # the previous turn-over of coins on cards: public
+    last_round: RoundSummary | None = None  # replaced, never changed: clones share it
 
     def clone(self) -> CampingLifeState:
         """A copy that shares nothing mutable with ``self`` (cheaper than a deep copy)."""
@@ -78,4 +105,4 @@ class CampingLifeState(BaseState):
 
 
 _FLAT_LISTS = ("mission_pile", "open_missions", "secret_missions", "draw", "row", "next_round",
-               "discard", "card_bids", "hidden_table", "placements", "last_reveal")
+               "discard", "card_bids", "hidden_table", "placements")

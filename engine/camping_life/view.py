@@ -14,8 +14,17 @@
       "next_round": [card],
       "placing": {"seat": s, "card": card} | None (the card to place now),
       "waiting": [{"seat": s, "card": card}] (won cards placed after it),
-      "last_reveal": [{"card": card, "bids": [{"seat": s, "coins": [int]}],
-                       "winner": seat | None}] (the latest turn-over of card coins),
+      "last_round": {  (the latest turn-over; None before the first)
+          "round": int, "table_totals": [int per seat],
+          "picker": seat | None (higher table total; None on a tie or with nothing to pick),
+          "picked": card | None (the next-round card the picker took and placed first),
+          "cards": [{  (the row, left to right)
+              "card": card, "bids": [{"seat": s, "coins": [int]}] (only seats that bid),
+              "winner": seat | None (None: no coin or a tie, and the card is discarded),
+              "placed": bool | None (None: won, still to place; False: discarded, for want
+                  of a winner or because the winner's play area is full),
+          }],
+      } | None,
       "seats": [{
           "seat": s, "name": "Red" | "Blue",
           "area": [[card | None] * 4] * 3 (rows top to bottom),
@@ -30,6 +39,8 @@
 ``card`` is ``{"id", "kind", "name", "umbrella", "road"}``; ``mission`` is
 ``{"id", "kind": "mission", "key", "text", "points"}``. A coin on a card shows its value only
 to its owner (``coin`` is ``None`` for the other seat and spectators) until the turn-over.
+``last_round`` is written at the turn-over, so everything in it is public by then; until this
+round's coins are turned over it is the previous round's.
 Card and mission dicts are shared between views: treat a view as read-only.
 """
 
@@ -39,7 +50,7 @@ from functools import lru_cache
 
 from engine.camping_life.cards import CARDS
 from engine.camping_life.scoring import COLS, ROWS, TERRAIN_SCORES, area_of
-from engine.camping_life.state import SEAT_NAMES, CampingLifeState
+from engine.camping_life.state import SEAT_NAMES, CampingLifeState, RoundSummary
 
 
 CARD_JSON = [c.to_json() for c in CARDS]  # shared by every view: never mutate a view
@@ -80,11 +91,24 @@ def view(s: CampingLifeState, seat: int | None) -> dict:
         "placing": ({"seat": s.placements[0].seat, "card": _card(s.placements[0].card)}
                     if s.placements else None),
         "waiting": [{"seat": p.seat, "card": _card(p.card)} for p in s.placements[1:]],
-        "last_reveal": [{"card": _card(r["card"]), "winner": r["winner"],
-                         "bids": [{"seat": b["seat"], "coins": list(b["coins"])}
-                                  for b in r["bids"]]}
-                        for r in s.last_reveal],
+        "last_round": _last_round(s.last_round),
         "seats": [_seat(s, p, seat) for p in range(s.players)],
+    }
+
+
+def _last_round(r: RoundSummary | None) -> dict | None:
+    if r is None:
+        return None
+    return {
+        "round": r.round,
+        "table_totals": list(r.table_totals),
+        "picker": r.picker,
+        "picked": _card(r.picked),
+        "cards": [{"card": _card(c.card),
+                   "bids": [{"seat": p, "coins": list(coins)}
+                            for p, coins in enumerate(c.coins) if coins],
+                   "winner": c.winner, "placed": c.placed}
+                  for c in r.cards],
     }
 
 

@@ -36,8 +36,8 @@ export function render(root, view, ctx) {
   const me = view.you ?? 0;
   const them = 1 - me;
 
-  // Once the coins on the cards are turned over the row is empty: the turn-over takes its place.
-  const turnedOver = !view.row.length && view.last_reveal.length > 0 && view.phase === "place";
+  // Once this round's coins on the cards are turned over, the turn-over takes the row's place.
+  const turnedOver = view.phase === "place" && view.last_round?.round === view.round;
 
   root.append(h("div", { class: `cl you-${me}`, "data-testid": "camping-life" },
     prompt(view, ctx),
@@ -162,26 +162,32 @@ function nextSection(view, ctx, of) {
 }
 
 function revealSection(view, ctx, heading, where) {
-  if (!view.last_reveal.length) return null;
-  // The log says who won the table and picked, and which won cards found no room. While this
-  // round's totals are known but its coins on cards are not turned over, the turn-over shown
-  // is the previous round's.
-  const totals = view.log.flatMap((e, i) => (e.text.startsWith("Table totals") ? [i] : []));
-  const current = view.row.length > 0 && (view.phase === "pick" || view.phase === "place");
-  const from = totals[totals.length - (current ? 2 : 1)];
-  const end = view.log.findIndex((e, i) => i > from && e.text.startsWith("Round "));
-  const notes = from === undefined ? [] : view.log.slice(from, end < 0 ? undefined : end)
-    .filter((e, i) => i === 0 || / picks the |play area is full/.test(e.text));
+  const last = view.last_round;
+  if (!last) return null;
   return h("section", { class: `${where} cl-turnover cl-panel`, "data-testid": "reveal" },
     h("h2", {}, heading),
-    notes.map((e) => h("p", { class: "small" }, logText(e, ctx))),
-    h("ul", {}, view.last_reveal.map((r) => h("li", {},
+    h("p", { class: "small" }, tableNote(last, ctx, view)),
+    h("ul", {}, last.cards.map((r) => h("li", {},
       tile(r.card, "mini"),
       h("span", { class: "reveal-bids" }, r.bids.length
         ? r.bids.map((b) => h("span", { class: "bid" }, b.coins.map((c) => coin(b.seat, c))))
         : h("span", { class: "muted small" }, "no coins")),
-      h("strong", { class: r.winner == null ? "discarded" : `won seat-${r.winner}` },
-        r.winner == null ? "discarded" : `→ ${who(r.winner, ctx, view)}`)))));
+      cardFate(r, ctx, view)))));
+}
+
+// Who won the table and what they picked with it.
+function tableNote(last, ctx, view) {
+  const [red, blue] = last.table_totals;
+  const totals = `Table totals: ${ctx.seatName(0)} ${red}, ${ctx.seatName(1)} ${blue}.`;
+  if (last.picker != null) return `${totals} ${who(last.picker, ctx, view)} picked the ${last.picked.name}.`;
+  if (red === blue) return `${totals} A tie: nobody picked; the next-round cards were discarded.`;
+  return `${totals} No next-round card was left to pick.`;
+}
+
+function cardFate(r, ctx, view) {
+  if (r.winner == null) return h("strong", { class: "fate discarded" }, "discarded");
+  return h("strong", { class: `fate won seat-${r.winner}` }, `→ ${who(r.winner, ctx, view)}`,
+    r.placed === false ? h("span", { class: "discarded no-room" }, "no room: discarded") : null);
 }
 
 function missionCard(m, label, testid) {

@@ -53,14 +53,21 @@ def test_rulebook_example_c():
     s = play(GAME, s, RED, {"type": "pick", "card": campfire})
     assert s.phase == "place" and s.placements[0].card == campfire
     assert s.card_bids  # not turned over before the picked card is placed
+    assert s.last_round is None
     s = play(GAME, s, RED, {"type": "place", "card": campfire, "row": 1, "col": 1})
 
     assert [(p.seat, p.card) for p in s.placements] == [(RED, pool1), (BLUE, forest),
                                                         (RED, pool2)]
     assert house in s.discard and tent in s.next_round
-    assert [r["winner"] for r in s.last_reveal] == [RED, None, BLUE, RED]
-    assert s.last_reveal[2]["bids"] == [{"seat": RED, "coins": [2]},
-                                        {"seat": BLUE, "coins": [3, 1]}]
+    summary = s.last_round
+    assert (summary.round, summary.table_totals) == (1, [7, 6])
+    assert (summary.picker, summary.picked) == (RED, campfire)
+    assert [(c.card, c.coins, c.winner, c.placed) for c in summary.cards] == [
+        (pool1, [[3], [2]], RED, None),
+        (house, [[], []], None, False),      # no coin: discarded
+        (forest, [[2], [3, 1]], BLUE, None),
+        (pool2, [[0], []], RED, None),       # a lone 0 wins
+    ]
     texts = [e.text for e in s.log]
     assert "Table totals: Red 7, Blue 6. Red picks a next-round card." in texts
     assert "Swimming pool: Red 3, Blue 2. Red wins it." in texts
@@ -71,6 +78,7 @@ def test_rulebook_example_c():
     s = play(GAME, s, RED, {"type": "place", "card": pool1, "row": 1, "col": 2})
     s = play(GAME, s, BLUE, {"type": "place", "card": forest, "row": 0, "col": 0})
     s = play(GAME, s, RED, {"type": "place", "card": pool2, "row": 2, "col": 2})
+    assert [c.placed for c in s.last_round.cards] == [True, False, True, True]
     # Round 2: red won the next-round card so starts; the tent joins the row.
     assert s.round == 2 and s.starter == RED and GAME.to_act(s) == [RED]
     assert s.row[0] == tent and len(s.row) == 4 and len(s.next_round) == 2
@@ -106,6 +114,9 @@ def test_table_tie_discards_both_next_round_cards_and_the_starter_stays():
     assert ("Table totals: Red 3, Blue 3. A tie: nobody picks, the next-round cards are "
             "discarded.") in [e.text for e in s.log]
     assert set(nexts) <= set(s.discard) and row[0] in s.discard and row[3] in s.discard
+    summary = s.last_round
+    assert (summary.table_totals, summary.picker, summary.picked) == ([3, 3], None, None)
+    assert [c.winner for c in summary.cards] == [None, BLUE, RED, None]
     assert [(p.seat, p.card) for p in s.placements] == [(BLUE, row[1]), (RED, row[2])]
     s = play(GAME, s, BLUE, {"type": "place", "card": row[1], "row": 0, "col": 0})
     s = play(GAME, s, RED, {"type": "place", "card": row[2], "row": 2, "col": 3})
@@ -203,6 +214,9 @@ def test_a_won_card_that_cannot_be_placed_is_discarded_and_the_game_ends():
     s = play(GAME, s, RED, {"type": "place", "card": row[2], "row": 0, "col": 1})
     assert row[3] in s.discard
     assert "Blue's play area is full: the Swimming pool is discarded." in [e.text for e in s.log]
+    assert [(c.winner, c.placed) for c in s.last_round.cards] == [
+        (RED, True), (BLUE, True), (RED, True), (BLUE, False)]
+    assert GAME.view(s, None)["last_round"]["cards"][3]["placed"] is False
     assert s.phase == "over" and GAME.to_act(s) == []
     outcome = GAME.outcome(s)
     assert outcome.details["cards_in_area"] == [2, 12]

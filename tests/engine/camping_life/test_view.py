@@ -118,12 +118,28 @@ def test_turned_over_coins_become_public():
     assert view["seats"][0]["table_coins"] == [2, 4, 1]
     assert view["seats"][0]["table_total"] == 7
     assert view["row"][0]["bids"] == [{"seat": 0, "coin": None}, {"seat": 1, "coin": 2}]
-    s = play(GAME, s, 0, {"type": "pick", "card": s.next_round[0]})
-    s = play(GAME, s, 0, {"type": "place", "card": s.placements[0].card, "row": 0, "col": 0})
+    assert view["last_round"] is None  # totals are known, the coins on cards are not
+    tent = s.next_round[0]
+    s = play(GAME, s, 0, {"type": "pick", "card": tent})
+    assert full_view(GAME, s, 1)["last_round"] is None
+    s = play(GAME, s, 0, {"type": "place", "card": tent, "row": 0, "col": 0})
     view = full_view(GAME, s, 1)
     assert view["row"] == []
-    assert [r["winner"] for r in view["last_reveal"]] == [0, None, 1, 0]
-    assert view["last_reveal"][0]["bids"] == [{"seat": 0, "coins": [3]},
-                                              {"seat": 1, "coins": [2]}]
-    assert view["placing"] == {"seat": 0, "card": view["last_reveal"][0]["card"]}
+    summary = view["last_round"]
+    assert summary["round"] == 1 and summary["table_totals"] == [7, 6]
+    assert summary["picker"] == 0 and summary["picked"]["id"] == tent
+    cards = summary["cards"]
+    assert [c["card"]["id"] for c in cards] == row
+    assert [(c["winner"], c["placed"]) for c in cards] == [
+        (0, None), (None, False), (1, None), (0, None)]
+    assert [c["bids"] for c in cards] == [
+        [{"seat": 0, "coins": [3]}, {"seat": 1, "coins": [2]}],
+        [],
+        [{"seat": 0, "coins": [2]}, {"seat": 1, "coins": [3, 1]}],
+        [{"seat": 0, "coins": [0]}]]
+    assert all(GAME.view(s, v)["last_round"] == summary for v in (0, None))
+    assert view["placing"] == {"seat": 0, "card": cards[0]["card"]}
     assert [w["seat"] for w in view["waiting"]] == [1, 0]
+    s = play(GAME, s, 0, {"type": "place", "card": row[0], "row": 0, "col": 1})
+    assert [c["placed"] for c in GAME.view(s, 1)["last_round"]["cards"]] == [
+        True, False, None, None]
