@@ -120,6 +120,10 @@ def test_whole_game_against_the_bot(new_page):
     for kind in ("bid_card", "bid_table", "place"):
         assert clicked.get(kind, 0) > 0, clicked
     assert reveals > 0, "the turn-over of coins on cards was never shown"
+    # The last turn-over stays on show: the table totals and one line per card of the row.
+    last = table.get_by_test_id("reveal")
+    expect(last).to_contain_text("Table totals:")
+    expect(last.locator("li").first).to_be_visible()
     expect(page.locator(LIVE_MOVES)).to_have_count(0)
 
     # The final scoring: every category and every mission for both players, and the winner.
