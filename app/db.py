@@ -15,6 +15,12 @@ from sqlalchemy.ext.asyncio import (
 )
 
 
+def storable(text: str) -> bool:
+    """Whether ``text`` can be stored or looked up: PostgreSQL's text cannot hold NUL, so no
+    stored id or code contains one, and querying with one fails."""
+    return "\x00" not in text
+
+
 def make_engine(url: str) -> AsyncEngine:
     if url.startswith("sqlite"):
         engine = create_async_engine(url, connect_args={"timeout": 30})

@@ -7,6 +7,8 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, Field, field_validator
 
+from app.db import storable
+
 
 def _utc(v: datetime) -> datetime:
     return v if v.tzinfo else v.replace(tzinfo=UTC)
@@ -40,6 +42,8 @@ class PlayerCreate(BaseModel):
         v = v.strip()
         if not 1 <= len(v) <= 32:
             raise ValueError("a name is 1 to 32 characters long")
+        if not storable(v):
+            raise ValueError("a name cannot contain the NUL character")
         return v
 
 

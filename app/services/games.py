@@ -12,7 +12,7 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db import Database
+from app.db import Database, storable
 from app.models import Game, Lobby, Move, Player, Seat, now
 from app.services.errors import Problem, StaleVersion
 from engine.core import BaseState, IllegalMove, full_view, play
@@ -104,7 +104,7 @@ async def load_snapshot(
 ) -> Snapshot:
     """The game as stored now. A game's seats never change once it has started, so a caller
     may keep them in ``seats_cache`` and save two queries per load."""
-    row = await session.get(Game, game_id, populate_existing=True)
+    row = await session.get(Game, game_id, populate_existing=True) if storable(game_id) else None
     if row is None:
         raise Problem(404, "No such game.")
     seats = seats_cache.get(game_id) if seats_cache is not None else None
@@ -205,7 +205,7 @@ async def commit_move(
 
 async def replay(session: AsyncSession, game_id: str, at: int) -> dict[str, Any]:
     """The state after move ``at``, rebuilt from the seed and the move log alone."""
-    row = await session.get(Game, game_id)
+    row = await session.get(Game, game_id) if storable(game_id) else None
     if row is None:
         raise Problem(404, "No such game.")
     if not 0 <= at <= row.version:

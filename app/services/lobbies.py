@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db import storable
 from app.models import Lobby, Player, Seat
 from app.schemas import LobbyCreate, LobbyOut, PlayerOut, SeatOut
 from app.services.errors import Problem
@@ -62,6 +63,8 @@ class LobbySeats:
 
 
 async def load(session: AsyncSession, lobby_id: str, *, for_update: bool = False) -> LobbySeats:
+    if not storable(lobby_id):
+        raise Problem(404, "No such lobby.")
     query = select(Lobby).where(Lobby.id == lobby_id)
     if for_update:
         query = query.with_for_update()
@@ -79,6 +82,8 @@ async def load(session: AsyncSession, lobby_id: str, *, for_update: bool = False
 
 
 async def by_invite_code(session: AsyncSession, code: str) -> str:
+    if not storable(code):
+        raise Problem(404, "No lobby has this invite code.")
     lobby_id = await session.scalar(select(Lobby.id).where(Lobby.invite_code == code.strip()))
     if lobby_id is None:
         raise Problem(404, "No lobby has this invite code.")

@@ -50,6 +50,13 @@ def test_list_and_full_state(live):
     assert admin.get("/api/admin/games/nope").status_code == 404
 
 
+def test_a_game_id_with_a_nul_character_is_404(live):
+    admin = live.admin()
+    for path in ("", "/moves", "/state?at=0"):
+        assert admin.get(f"/api/admin/games/no%00pe{path}").status_code == 404
+    assert admin.post("/api/admin/games/no%00pe/abort").status_code == 404
+
+
 def test_times_carry_their_utc_offset(live, documented):
     ana, ben, game_id = started_game(live, moves=1)
     admin = live.admin()

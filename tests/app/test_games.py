@@ -33,6 +33,13 @@ def test_seat_and_spectator_views(live):
     assert live.client().get("/api/games/nope/state").status_code == 404
 
 
+def test_a_game_id_with_a_nul_character_is_404(live):
+    ana = live.guest("Ana")
+    assert ana.get("/api/games/no%00pe/state").status_code == 404
+    body = {"move": {"type": "draw"}, "expect_version": 0}
+    assert ana.post("/api/games/no%00pe/moves", json=body).status_code == 404
+
+
 def test_views_never_carry_the_seed(live):
     ana = live.guest("Ana")
     game_id = live.start_game(ana, live.guest("Ben"))

@@ -105,6 +105,13 @@ def test_unknown_invite_code_is_404(live):
     assert r.status_code == 404
 
 
+def test_ids_and_codes_with_a_nul_character_are_404(live):
+    ana = live.guest()
+    assert ana.post("/api/lobbies/join", json={"invite_code": "no\x00code"}).status_code == 404
+    assert ana.get("/api/lobbies/no%00pe").status_code == 404
+    assert ana.post("/api/lobbies/no%00pe/join").status_code == 404
+
+
 def test_full_lobby_is_409(live):
     ana, ben, cal = live.guest("Ana"), live.guest("Ben"), live.guest("Cal")
     lobby = live.lobby(ana, private=False)

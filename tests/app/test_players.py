@@ -79,3 +79,10 @@ def test_a_body_that_is_not_utf8_is_a_documented_400(live, documented):
     )
     assert r.status_code == 400
     documented(r, "POST", "/api/players")
+
+
+def test_a_name_with_a_nul_character_is_422(live, documented):
+    r = live.client().post("/api/players", json={"name": "A\x00na"})
+    assert r.status_code == 422
+    assert "NUL" in r.json()["detail"][0]["msg"]
+    documented(r, "POST", "/api/players")

@@ -151,7 +151,9 @@ def test_bot_moves_arrive_as_patches(live):
         a.close()
 
 
-@pytest.mark.parametrize("path", ["/ws/games/nope", "/ws/lobbies/nope"])
+@pytest.mark.parametrize(
+    "path", ["/ws/games/nope", "/ws/lobbies/nope", "/ws/games/no%00pe", "/ws/lobbies/no%00pe"]
+)
 def test_unknown_game_or_lobby_closes_the_socket(live, path):
     with connect(f"{live.ws_url}{path}") as ws:
         with pytest.raises(ConnectionClosed) as closed:

@@ -4,6 +4,7 @@ from fastapi import APIRouter, Query
 from sqlalchemy import select, update
 
 from app.api.deps import AdminDep, ContextDep, SessionDep
+from app.db import storable
 from app.models import Game, Lobby, Move, now
 from app.schemas import (
     AdminGame,
@@ -32,7 +33,7 @@ async def _players(session: SessionDep, game_id: str) -> list[TableSeat]:
 
 
 async def _game(session: SessionDep, game_id: str) -> Game:
-    row = await session.get(Game, game_id)
+    row = await session.get(Game, game_id) if storable(game_id) else None
     if row is None:
         raise Problem(404, "No such game.")
     return row
