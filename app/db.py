@@ -16,9 +16,10 @@ from sqlalchemy.ext.asyncio import (
 
 
 def storable(text: str) -> bool:
-    """Whether ``text`` can be stored or looked up: PostgreSQL's text cannot hold NUL, so no
-    stored id or code contains one, and querying with one fails."""
-    return "\x00" not in text
+    """Whether ``text`` can be stored or looked up: it must encode as UTF-8 (JSON's \\ud800
+    escapes give lone surrogates, which do not), and PostgreSQL's text cannot hold NUL. No
+    stored id or code fails this, and querying with such text fails."""
+    return "\x00" not in text and not any("\ud800" <= c <= "\udfff" for c in text)
 
 
 def make_engine(url: str) -> AsyncEngine:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
@@ -14,6 +18,15 @@ from app.config import Settings
 from app.context import Context
 from app.services.errors import Problem
 from app.ws import router as ws_router
+
+
+class EscapedJSONResponse(JSONResponse):
+    """JSON with everything outside ASCII escaped: validation errors quote the request, and the
+    lone surrogates that JSON's \\ud800 escapes give cannot be encoded as UTF-8."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, separators=(",", ":")).encode()
+
 
 PAGES = ["/", "/lobbies/{lobby_id}", "/join/{invite_code}", "/games/{game_id}"]
 
@@ -44,6 +57,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(Problem)
     async def problem(_request: Request, exc: Problem) -> JSONResponse:
         return JSONResponse({"detail": exc.detail}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        return EscapedJSONResponse({"detail": jsonable_encoder(exc.errors())}, status_code=422)
 
     for router in (players.router, games.router, lobbies.router, admin.router, ws_router):
         app.include_router(router)

@@ -43,7 +43,7 @@ class PlayerCreate(BaseModel):
         if not 1 <= len(v) <= 32:
             raise ValueError("a name is 1 to 32 characters long")
         if not storable(v):
-            raise ValueError("a name cannot contain the NUL character")
+            raise ValueError("a name cannot contain NUL or lone surrogate characters")
         return v
 
 

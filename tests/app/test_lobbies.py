@@ -105,9 +105,15 @@ def test_unknown_invite_code_is_404(live):
     assert r.status_code == 404
 
 
-def test_ids_and_codes_with_a_nul_character_are_404(live):
+def test_ids_and_codes_with_a_nul_or_a_lone_surrogate_are_404(live):
     ana = live.guest()
-    assert ana.post("/api/lobbies/join", json={"invite_code": "no\x00code"}).status_code == 404
+    for code in (r"no\u0000code", r"no\ud800code"):
+        r = ana.post(
+            "/api/lobbies/join",
+            content=f'{{"invite_code": "{code}"}}'.encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        assert r.status_code == 404
     assert ana.get("/api/lobbies/no%00pe").status_code == 404
     assert ana.post("/api/lobbies/no%00pe/join").status_code == 404
 

@@ -1,4 +1,5 @@
 import hashlib
+import json
 
 import pytest
 
@@ -81,8 +82,14 @@ def test_a_body_that_is_not_utf8_is_a_documented_400(live, documented):
     documented(r, "POST", "/api/players")
 
 
-def test_a_name_with_a_nul_character_is_422(live, documented):
-    r = live.client().post("/api/players", json={"name": "A\x00na"})
+@pytest.mark.parametrize("name", [r"A\u0000na", r"A\ud800na", r"A\ud800" + "n" * 40])
+def test_a_name_with_a_nul_or_a_lone_surrogate_is_422(live, documented, name):
+    """Lone surrogates come from JSON's \\ud800 escapes; UTF-8 cannot encode them."""
+    r = live.client().post(
+        "/api/players",
+        content=f'{{"name": "{name}"}}'.encode(),
+        headers={"Content-Type": "application/json"},
+    )
     assert r.status_code == 422
-    assert "NUL" in r.json()["detail"][0]["msg"]
+    assert r.json()["detail"][0]["input"] == json.loads(f'"{name}"')
     documented(r, "POST", "/api/players")
