@@ -44,8 +44,10 @@ class Connection:
         self._wake = asyncio.Event()
 
     async def send(self, message: dict[str, Any]) -> None:
+        # ASCII only: the ref is the client's, and JSON's \ud800 escapes give lone surrogates
+        # that UTF-8 cannot encode.
         async with self.lock:
-            await self.ws.send_json(message)
+            await self.ws.send_text(json.dumps(message, separators=(",", ":")))
 
     async def send_state(self, snap: Snapshot) -> None:
         async with self.lock:

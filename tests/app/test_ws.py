@@ -75,6 +75,9 @@ def test_move_errors_carry_the_ref(live, table):
     assert a.next()["code"] == "bad_request"
     a.ws.send("not json")
     assert a.next()["code"] == "bad_request"
+    a.ws.send(r'{"type": "dance", "ref": "a\ud800"}')
+    error = a.next()
+    assert (error["code"], error["ref"]) == ("bad_request", "a\ud800")
     watcher.send({"type": "move", "move": {"type": "draw"}, "expect_version": 0, "ref": "w"})
     assert watcher.next() == {
         "type": "error",
