@@ -13,6 +13,7 @@ export function lobbyPage(root, lobbyId) {
   const chosenLevel = {}; // seat -> bot level picked in its select, kept across redraws
   let socket = null;
   let connection = "connecting";
+  let left = false; // the page was left: late answers must not navigate again
   const error = h("div", { class: "flash" });
   const body = h("div", {}, h("p", { class: "muted" }, "Opening the lobby…"));
   root.append(error, body);
@@ -30,7 +31,7 @@ export function lobbyPage(root, lobbyId) {
   };
 
   const update = (next) => {
-    if (lobby && JSON.stringify(lobby) === JSON.stringify(next)) return;
+    if (left || (lobby && JSON.stringify(lobby) === JSON.stringify(next))) return;
     lobby = next;
     if (lobby.game_id && lobby.seats.some((s) => s.player && s.player.id === me?.id)) {
       navigate(`/games/${lobby.game_id}`, { replace: true });
@@ -60,8 +61,9 @@ export function lobbyPage(root, lobbyId) {
               onclick: async (event) => {
                 event.target.disabled = true;
                 const started = await act("POST", `/api/lobbies/${lobby.id}/start`);
-                if (started) navigate(`/games/${started.game_id}`, { replace: true });
-                else event.target.disabled = false;
+                // The lobby socket may have taken us to the game already.
+                if (started && !left) navigate(`/games/${started.game_id}`, { replace: true });
+                else if (!started) event.target.disabled = false;
               },
             }, full ? "Start the game" : "Fill every seat to start")
             : seated ? h("p", { class: "muted" }, "Waiting for the host to start…") : null,
@@ -147,7 +149,10 @@ export function lobbyPage(root, lobbyId) {
     }
   })();
 
-  return () => socket?.close();
+  return () => {
+    left = true;
+    socket?.close();
+  };
 }
 
 function inviteBox(lobby) {
