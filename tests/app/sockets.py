@@ -48,3 +48,10 @@ class Socket:
 
     def close(self) -> None:
         self._connection.__exit__(None, None, None)
+
+
+def next_lobby(ws) -> dict:
+    """The next message on a lobby socket, which is always the whole lobby."""
+    message = json.loads(ws.recv(timeout=10))
+    assert message["type"] == "lobby"
+    return message["lobby"]

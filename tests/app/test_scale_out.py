@@ -1,7 +1,6 @@
 """Two app instances on one database and one Redis, as docker-compose.yml runs them: a
 player may reach either, and everyone sees every change."""
 
-import json
 import logging
 import random
 
@@ -9,7 +8,7 @@ import pytest
 import redis
 from websockets.sync.client import connect
 
-from tests.app.sockets import Socket
+from tests.app.sockets import Socket, next_lobby
 
 pytestmark = pytest.mark.redis
 
@@ -73,17 +72,12 @@ def test_lobby_changes_made_on_one_instance_reach_lobby_sockets_on_the_other(ins
     lobby = a.lobby(ana, seats=2)
     with connect(f"{a.ws_url}/ws/lobbies/{lobby['id']}?token={ana.token}") as ws:
 
-        def next_lobby():
-            message = json.loads(ws.recv(timeout=10))
-            assert message["type"] == "lobby"
-            return message["lobby"]
-
-        assert next_lobby() == lobby
+        assert next_lobby(ws) == lobby
         r = ben.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]})
         assert r.status_code == 200
-        assert next_lobby()["seats"][1]["player"] == {"id": ben.id, "name": "Ben"}
+        assert next_lobby(ws)["seats"][1]["player"] == {"id": ben.id, "name": "Ben"}
         game_id = on(b, ana).post(f"/api/lobbies/{lobby['id']}/start").json()["game_id"]
-        started = next_lobby()
+        started = next_lobby(ws)
         assert started["status"] == "started" and started["game_id"] == game_id
 
 

@@ -1,11 +1,10 @@
-import json
 import random
 
 import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from tests.app.sockets import Socket
+from tests.app.sockets import Socket, next_lobby
 
 
 @pytest.fixture
@@ -169,25 +168,20 @@ def test_lobby_socket_follows_the_lobby(live):
     lobby = live.lobby(ana, seats=3)
     with connect(f"{live.ws_url}/ws/lobbies/{lobby['id']}?token={ana.token}") as ws:
 
-        def next_lobby():
-            message = json.loads(ws.recv(timeout=10))
-            assert message["type"] == "lobby"
-            return message["lobby"]
-
-        assert next_lobby() == lobby
+        assert next_lobby(ws) == lobby
         ben.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]})
-        assert next_lobby()["seats"][1]["player"] == {"id": ben.id, "name": "Ben"}
+        assert next_lobby(ws)["seats"][1]["player"] == {"id": ben.id, "name": "Ben"}
         ben.post(f"/api/lobbies/{lobby['id']}/leave")
-        assert next_lobby()["seats"][1]["player"] is None
+        assert next_lobby(ws)["seats"][1]["player"] is None
         ana.post(f"/api/lobbies/{lobby['id']}/bots", json={"seat": 1, "level": "heuristic"})
-        assert next_lobby()["seats"][1]["bot"] == "heuristic"
+        assert next_lobby(ws)["seats"][1]["bot"] == "heuristic"
         ana.delete(f"/api/lobbies/{lobby['id']}/seats/1")
-        assert next_lobby()["seats"][1]["bot"] is None
+        assert next_lobby(ws)["seats"][1]["bot"] is None
         ben.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]})
-        assert next_lobby()["seats"][1]["player"] == {"id": ben.id, "name": "Ben"}
+        assert next_lobby(ws)["seats"][1]["player"] == {"id": ben.id, "name": "Ben"}
         ana.post(f"/api/lobbies/{lobby['id']}/bots", json={"seat": 2, "level": "random"})
-        assert next_lobby()["seats"][2]["bot"] == "random"
+        assert next_lobby(ws)["seats"][2]["bot"] == "random"
         game_id = ana.post(f"/api/lobbies/{lobby['id']}/start").json()["game_id"]
-        started = next_lobby()
+        started = next_lobby(ws)
         assert started["status"] == "started" and started["game_id"] == game_id
         assert started["you"] == 0 and started["invite_code"] == lobby["invite_code"]
