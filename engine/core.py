@@ -134,6 +134,10 @@ class Game(ABC, Generic[S, M]):
         """A short label for a legal move, shown on its button."""
         return move.model_dump_json()
 
+    def catalog(self) -> dict:
+        """The game's components as JSON-ready data, the same for every table."""
+        return {}
+
     def options(self, data: dict | None) -> BaseModel:
         try:
             return self.Options.model_validate(data or {})

@@ -3,8 +3,9 @@
 from engine.camping_life import GAME as CAMPING_LIFE
 from engine.core import Game
 from engine.hike import GAME as HIKE
+from engine.pinetop import GAME as PINETOP
 
-GAMES: dict[str, Game] = {g.id: g for g in (HIKE, CAMPING_LIFE)}
+GAMES: dict[str, Game] = {g.id: g for g in (HIKE, CAMPING_LIFE, PINETOP)}
 
 
 def get_game(game_id: str) -> Game:

@@ -219,3 +219,14 @@ def test_a_failing_bot_still_makes_a_legal_move(live, monkeypatch):
     game = get_game("hike")
     legal = [m.model_dump(mode="json") for m in game.legal_moves(game.load(at_k), 1)]
     assert bot_move["seat"] == 1 and bot_move["move"] in legal
+
+
+def test_a_game_kinds_catalog(live):
+    client = live.client()
+    for kind, game in GAMES.items():
+        r = client.get(f"/api/games/{kind}/catalog")
+        assert r.status_code == 200 and r.json() == game.catalog()
+    assert len(client.get("/api/games/pinetop/catalog").json()["map_cards"]) == 35
+    r = client.get("/api/games/nope/catalog")
+    assert r.status_code == 404 and r.json()["detail"] == "There is no such game kind."
+    assert "/api/games/{kind}/catalog" in client.get("/openapi.json").json()["paths"]

@@ -1,6 +1,7 @@
 """Game kinds, a game's state for the caller, and moves."""
 
 import dataclasses
+from typing import Any
 
 from fastapi import APIRouter, status
 
@@ -39,6 +40,20 @@ async def game_kinds() -> list[GameKind]:
         )
         for g in GAMES.values()
     ]
+
+
+@router.get(
+    "/{kind}/catalog",
+    summary="A game kind's components",
+    description="The game's components (cards, boards, powers...) as JSON-ready data, the same "
+    "for every table, so that views can refer to them by id. `{}` for a game without one.",
+    responses={404: {"model": ErrorBody, "description": "unknown game kind"}},
+)
+async def game_catalog(kind: str) -> dict[str, Any]:
+    game = GAMES.get(kind)
+    if game is None:
+        raise Problem(status.HTTP_404_NOT_FOUND, "There is no such game kind.")
+    return game.catalog()
 
 
 @router.get(

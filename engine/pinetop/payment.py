@@ -1,0 +1,95 @@
+"""Which supply cards can pay a requirement, and how few more cards a payment still needs.
+
+A requirement is a supply (``wood``...), ``any`` (any card meets it), or ``tent:<colour>``
+(a card with that tent symbol). A card meets one requirement per slot: a plain card has one
+slot, a double card two (one per supply shown; a double wild's second slot is wild). A wild
+slot meets anything. A grey patch lets any slot meet its supply. A card that is paid must meet
+at least one requirement, so nobody discards more than a payment needs.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from engine.pinetop.cards import ANY, SUPPLY
+
+TENT = "tent:"
+
+Slot = frozenset[str] | None  # None: meets anything
+
+
+def _slots(card: int, tents: bool, greys: frozenset[str]) -> tuple[Slot, ...]:
+    c = SUPPLY[card]
+    if tents:
+        return (None,) if c.wild else (frozenset({TENT + c.tent, ANY}),)
+    slots: list[Slot] = [frozenset({s, ANY} | greys) for s in c.suits]
+    if c.wild:
+        slots.append(None)
+    return tuple(slots)
+
+
+def _signature(card: int, tents: bool) -> tuple:
+    c = SUPPLY[card]
+    return (c.tent or "", c.wild) if tents else (c.suits, c.wild)
+
+
+def needed(reqs: tuple[str, ...], paid: list[int], hand: list[int],
+           greys: frozenset[str] = frozenset()) -> int | None:
+    """The fewest hand cards that, with every card of ``paid``, meet ``reqs``; None: impossible.
+
+    ``greys``: the supplies any card may stand for (grey patches)."""
+    tents = any(r.startswith(TENT) for r in reqs)
+    paid_sigs = tuple(sorted(_signature(c, tents) for c in paid))
+    hand_sigs = tuple(sorted(_signature(c, tents) for c in hand))
+    rep = {_signature(c, tents): c for c in (*paid, *hand)}
+    return _needed(tuple(sorted(reqs, key=lambda r: (r == ANY, r))), paid_sigs, hand_sigs,
+                   tents, greys, tuple(sorted(rep.items())))
+
+
+@lru_cache(maxsize=65536)
+def _needed(reqs, paid_sigs, hand_sigs, tents, greys, reps) -> int | None:
+    rep = dict(reps)
+    # Every card as [signature, free slots, is_paid, used]; hand cards of one signature are
+    # interchangeable, so a new one is only ever taken in list order.
+    cards = [[sig, list(_slots(rep[sig], tents, greys)), True, False] for sig in paid_sigs]
+    cards += [[sig, list(_slots(rep[sig], tents, greys)), False, False] for sig in hand_sigs]
+    best = [None]
+
+    def fits(slot: Slot, req: str) -> bool:
+        return slot is None or req in slot
+
+    def dfs(i: int, hand_used: int) -> None:
+        if best[0] is not None and hand_used >= best[0]:
+            return
+        if i == len(reqs):
+            if all(c[3] for c in cards if c[2]):
+                best[0] = hand_used
+            return
+        req = reqs[i]
+        tried_new: set = set()
+        for c in cards:
+            sig, slots, is_paid, used = c
+            if not used and not is_paid:
+                if sig in tried_new:
+                    continue
+                tried_new.add(sig)
+            for k, slot in enumerate(slots):
+                if slot is not None and req not in slot:
+                    continue
+                if k and slots[k - 1] == slot:
+                    continue  # the same slot as the previous one: no new choice
+                del slots[k]
+                c[3] = True
+                dfs(i + 1, hand_used + (0 if used or is_paid else 1))
+                c[3] = used
+                slots.insert(k, slot)
+
+    dfs(0, 0)
+    return best[0]
+
+
+def can_pay(reqs: tuple[str, ...], hand: list[int], spare: int = 0,
+            greys: frozenset[str] = frozenset()) -> bool:
+    """Whether ``hand`` meets ``reqs`` and still keeps ``spare`` cards (gifts to give)."""
+    n = needed(reqs, [], hand, greys)
+    return n is not None and len(hand) - n >= spare

@@ -1,0 +1,385 @@
+"""Camp Pinetop rules: setup, whose decision it is, the legal moves and how each applies.
+
+A turn: an optional Friendship token first, then one action, each a short sequence of prompts
+(see moves.py). After every step the active player claims any mastery card completed (one
+prompt per claim, so claims chain); when the action is over, discards down to the hand limit,
+then the next player. The game ends the moment someone reaches Badger. Choices where the
+rulebook is silent are listed in docs/rules/camp-pinetop.md.
+"""
+
+from __future__ import annotations
+
+from engine.core import IllegalMove, Outcome, Rng
+from engine.pinetop import nature, supply
+from engine.pinetop.board import GRID, entry_edge, neighbours, on_edge, toward
+from engine.pinetop.cards import (ANY, BADGER, BASE_SUPPLY, BEAVER, BLUE, COLOURS, DOUBLE_SUPPLY,
+                                  EAGLE, ELK, GREEN, GREY, MAP_CARDS, MAP_IDS_OF, MASTERIES,
+                                  MASTERIES_IN_PLAY, OTTER, PATCHES, RANKS, SUPPLY, TROUT)
+from engine.pinetop.mastery import claimable
+from engine.pinetop.moves import (Befriend, Claim, Discard, DrawDeck, Give, Move, MoveCamper,
+                                  Pass, Pay, Place, Refresh, Skip, Step, Stop, Take)
+from engine.pinetop.payment import TENT, can_pay, needed
+from engine.pinetop.state import (SEAT_NAMES, Borrowed, Options, Pending, PinetopState,
+                                  Power)
+
+CAMPERS = 4
+STARTING_HANDS = {2: (5, 6), 3: (5, 6, 7), 4: (5, 6, 6, 7), 5: (5, 6, 6, 6, 7)}
+MAP_DECK = {2: (4, 4, 4), 3: (4, 4, 4), 4: (6, 5, 5), 5: (6, 5, 5)}  # green, blue, grey
+GREEN_POWER = {  # (basic, advanced): free moves, cards drawn, face-up takes, placements
+    "trailblazer": (1, 2), "forager": (2, 3), "campfire": (1, 2), "buddy_system": (1, 1),
+}
+CELLS = 16
+
+# Moves are frozen values: every one is built once here, not at every step.
+DRAW_DECK, REFRESH, STOP, SKIP, PASS = DrawDeck(), Refresh(), Stop(), Skip(), Pass()
+TAKE = [Take(slot=i) for i in range(4)]
+PLACE = [Place(to=p) for p in range(CELLS)]
+TRAVEL = {(a, b, patch, tower): MoveCamper(start=a, to=b, patch=patch, tower=tower)
+          for a in range(CELLS) for b in range(CELLS)
+          for patch in (False, True) for tower in (False, True)}
+STEP = {(a, b): Step(start=a, to=b) for a in range(CELLS) for b in range(CELLS)}
+GIVE = {(c, p): Give(card=c, to=p) for c in range(len(SUPPLY)) for p in range(5)}
+PAY = [Pay(card=c) for c in range(len(SUPPLY))]
+DISCARD = [Discard(card=c) for c in range(len(SUPPLY))]
+CLAIM = {(k, i): Claim(mastery=k, spot=i) for k in MASTERIES for i in range(4)}
+BEFRIEND = {(o, k): Befriend(owner=o, patch=k) for o in range(5) for k in PATCHES}
+
+
+def name(seat: int) -> str:
+    return SEAT_NAMES[seat]
+
+
+def card_name(s: PinetopState, pos: int) -> str:
+    return MAP_CARDS[s.grid[pos]].name
+
+
+# ---------------------------------------------------------------- setup
+
+
+def setup(players: int, options: Options, seed: int) -> PinetopState:
+    rng = Rng.from_seed(seed)
+    cols, rows = GRID[players]
+    s = PinetopState(players=players, rng=rng, options=options, cols=cols, rows=rows)
+    for colour, count in zip(COLOURS, MAP_DECK[players]):
+        pile = list(MAP_IDS_OF[colour])
+        rng.shuffle(pile)
+        s.grid += pile[:count]
+    rng.shuffle(s.grid)
+    _no_blue_only_on_edge(s)
+    s.campers = [[] for _ in s.grid]
+    keys = list(MASTERIES)
+    rng.shuffle(keys)
+    s.masteries = keys[:MASTERIES_IN_PLAY]
+    s.claims = [[None] * 4 for _ in s.masteries]
+    s.deck = list(BASE_SUPPLY)
+    rng.shuffle(s.deck)
+    s.hands = [[s.deck.pop() for _ in range(n)] for n in STARTING_HANDS[players]]
+    s.face_up = [s.deck.pop() for _ in range(4)]
+    if options.tower:
+        s.deck += DOUBLE_SUPPLY
+        rng.shuffle(s.deck)
+        s.tower = rng.below(len(s.grid))
+    s.campers_left = [CAMPERS] * players
+    s.patches = [{} for _ in range(players)]
+    s.rank = [0] * players
+    s.friendship = ["none"] * players
+    if options.nature:
+        s.nature = nature.set_out(rng, len(s.grid))
+    s.say(f"The map is dealt, {cols} cards across and {rows} high. Mastery cards: "
+          + ", ".join(MASTERIES[k].name for k in s.masteries) + ".")
+    if s.tower is not None:
+        s.say(f"The Observation Tower stands on {card_name(s, s.tower)}.")
+    s.say(f"{name(0)} places a camper first.")
+    return s
+
+
+def _no_blue_only_on_edge(s: PinetopState) -> None:
+    """If every blue card lies on the outer edge, swap one with an inside card next to it."""
+    blue = [p for p, c in enumerate(s.grid) if MAP_CARDS[c].colour == BLUE]
+    if any(not on_edge(s.cols, s.rows, p) for p in blue):
+        return
+    swaps = [(b, n) for b in blue for n in neighbours(s.cols, s.rows, b)
+             if not on_edge(s.cols, s.rows, n)]
+    b, n = swaps[s.rng.below(len(swaps))]
+    s.grid[b], s.grid[n] = s.grid[n], s.grid[b]
+    s.say(f"Every blue card lay on the edge: {card_name(s, n)} swaps with {card_name(s, b)}.")
+
+
+# ---------------------------------------------------------------- queries
+
+
+def to_act(s: PinetopState) -> list[int]:
+    return [] if s.phase == "over" else [s.active]
+
+
+def level(s: PinetopState, seat: int, patch: str) -> int:
+    """0: not held, 1: basic, 2: advanced; a power borrowed this turn counts too."""
+    held = s.patches[seat].get(patch)
+    own = 0 if held is None else 1 + held
+    b = s.borrowed
+    if b is not None and seat == s.active and b.patch == patch:
+        own = max(own, 1 + b.advanced)
+    return own
+
+
+def hand_limit(s: PinetopState, seat: int) -> int:
+    return RANKS[s.rank[seat]].hand_limit + level(s, seat, "pack_mule")
+
+
+def greys(s: PinetopState, seat: int) -> frozenset[str]:
+    """The supplies any card stands for when ``seat`` pays (its grey patches)."""
+    return frozenset(p.suit for k, p in PATCHES.items() if p.suit and level(s, seat, k))
+
+
+def patch_cost(s: PinetopState, seat: int, pos: int) -> tuple[str, ...]:
+    """What ``seat`` pays for a patch at ``pos``: each advanced grey patch takes one of its
+    supply off, the Elk the last supply left, rain adds one card of any supply."""
+    cost = list(MAP_CARDS[s.grid[pos]].cost)
+    for k, p in PATCHES.items():
+        if p.suit and p.suit in cost and level(s, seat, k) == 2:
+            cost.remove(p.suit)
+    if cost and nature.animal_at(s, pos, ELK):
+        cost.pop()
+    if nature.rainy(s, pos):
+        cost.append(ANY)
+    return tuple(cost)
+
+
+def tent_cost(s: PinetopState, seat: int, pos: int) -> tuple[str, ...]:
+    """The tent cards that place a camper at ``pos``: a matching pair (wilds count), less with
+    Shelter Builder or the Beaver."""
+    tent = TENT + MAP_CARDS[s.grid[pos]].colour
+    shelter = level(s, seat, "shelter_builder")
+    if shelter == 2 or nature.animal_at(s, pos, BEAVER):
+        return (tent,)
+    return (tent, ANY) if shelter else (tent, tent)
+
+
+def occupants(s: PinetopState, seat: int, pos: int) -> tuple[int, ...]:
+    """The other players with a camper on ``pos``, each once, in turn order after ``seat``."""
+    here = set(s.campers[pos]) - {seat}
+    return tuple(sorted(here, key=lambda p: (p - seat) % s.players))
+
+
+def gifts_due(s: PinetopState, seat: int, pos: int) -> tuple[tuple[int, ...], int]:
+    """Who may receive a gift for joining ``pos``, and how many gifts are due."""
+    owed = occupants(s, seat, pos)
+    if s.phase == "setup":
+        return owed, len(owed)
+    neighbour = level(s, seat, "good_neighbor")
+    if neighbour == 2 or nature.animal_at(s, pos, OTTER):
+        return (), 0
+    return owed, min(1, len(owed)) if neighbour else len(owed)
+
+
+def placeable(s: PinetopState, pos: int) -> bool:
+    return not nature.bear(s, pos) and not nature.windy(s, pos)
+
+
+def mine(s: PinetopState, seat: int) -> list[int]:
+    """The positions holding at least one of ``seat``'s campers."""
+    return [p for p, here in enumerate(s.campers) if seat in here]
+
+
+def kinds(hand: list[int]) -> list[int]:
+    """One card of each kind in ``hand``: cards of a kind are interchangeable."""
+    seen: set = set()
+    out = []
+    for c in hand:
+        if SUPPLY[c].kind not in seen:
+            seen.add(SUPPLY[c].kind)
+            out.append(c)
+    return out
+
+
+def without(hand: list[int], card: int) -> list[int]:
+    rest = list(hand)
+    rest.remove(card)
+    return rest
+
+
+# ---------------------------------------------------------------- legal moves
+
+
+def legal_moves(s: PinetopState, seat: int) -> list[Move]:
+    if seat not in to_act(s):
+        return []
+    return _LEGAL[s.phase](s, seat)
+
+
+def _legal_setup(s: PinetopState, seat: int) -> list[Move]:
+    if s.pending is not None:
+        return _legal_gift(s, seat)
+    return [PLACE[p] for p in range(len(s.grid)) if placeable(s, p)]
+
+
+def _legal_action(s: PinetopState, seat: int) -> list[Move]:
+    moves: list[Move] = _draws(s)
+    if s.refreshed:
+        return moves or [STOP]
+    if supply.matching_three(s):
+        moves.append(REFRESH)
+    moves += _travels(s, seat, patch=True)
+    moves += _placements(s, seat)
+    if s.friendship[seat] == "held":
+        moves += _friendship_uses(s, seat)
+    return moves or [PASS]
+
+
+def _legal_draw(s: PinetopState, seat: int) -> list[Move]:
+    return [*_draws(s), *_travels(s, seat, patch=False), STOP]
+
+
+def _draws(s: PinetopState) -> list[Move]:
+    """The first draw of a turn, or the second: from the deck or the side already used, and
+    never a face-up wild."""
+    moves: list[Move] = [DRAW_DECK] if s.deck or s.discard else []
+    for slot, card in enumerate(s.face_up):
+        if card is None:
+            continue
+        if s.drawn and (SUPPLY[card].wild
+                        or s.draw_side not in (None, supply.side_of(slot))):
+            continue
+        moves.append(TAKE[slot])
+    return moves
+
+
+def routes(s: PinetopState, seat: int) -> list[tuple[int, int, bool]]:
+    """Every (start, to, tower) a camper of ``seat`` may travel: one space, or with the
+    Observation Tower a free step toward it first."""
+    out = []
+    for a in mine(s, seat):
+        for b in neighbours(s.cols, s.rows, a):
+            if not nature.bear(s, b):
+                out.append((a, b, False))
+        mid = toward(s.cols, a, s.tower) if s.tower is not None else None
+        if mid is not None and not nature.bear(s, mid):
+            for b in neighbours(s.cols, s.rows, mid):
+                if b != a and not nature.bear(s, b):
+                    out.append((a, b, True))
+    return out
+
+
+def crossed(s: PinetopState, start: int, to: int, tower: bool) -> str:
+    """The patch on the edge a camper crosses to reach ``to``."""
+    before = toward(s.cols, start, s.tower) if tower else start
+    return MAP_CARDS[s.grid[to]].edges[entry_edge(s.cols, before, to)]
+
+
+def _travels(s: PinetopState, seat: int, patch: bool) -> list[Move]:
+    hand = s.hands[seat]
+    moves: list[Move] = []
+    for a, b, tower in routes(s, seat):
+        _, gifts = gifts_due(s, seat, b)
+        if patch:
+            if not can_gain(s, seat, crossed(s, a, b, tower)):
+                continue
+            if not can_pay(patch_cost(s, seat, b), hand, gifts, greys(s, seat)):
+                continue
+        elif len(hand) < gifts:
+            continue
+        moves.append(TRAVEL[a, b, patch, tower])
+    return moves
+
+
+def can_gain(s: PinetopState, seat: int, patch: str) -> bool:
+    """A patch can be gained unless it is already advanced."""
+    return not s.patches[seat].get(patch, False)
+
+
+def _placements(s: PinetopState, seat: int) -> list[Move]:
+    if not s.campers_left[seat]:
+        return []
+    moves: list[Move] = []
+    for p in range(len(s.grid)):
+        if placeable(s, p):
+            _, gifts = gifts_due(s, seat, p)
+            if can_pay(tent_cost(s, seat, p), s.hands[seat], gifts):
+                moves.append(PLACE[p])
+    return moves
+
+
+def _friendship_uses(s: PinetopState, seat: int) -> list[Move]:
+    """Another player's patch at a higher level than your own, each patch and level once."""
+    moves: list[Move] = []
+    seen: set = set()
+    for owner in range(s.players):
+        if owner == seat:
+            continue
+        for patch, advanced in s.patches[owner].items():
+            if (patch, advanced) not in seen and level(s, seat, patch) < 1 + advanced:
+                seen.add((patch, advanced))
+                moves.append(BEFRIEND[owner, patch])
+    return moves
+
+
+def _legal_gift(s: PinetopState, seat: int) -> list[Move]:
+    """A gift must leave enough cards for the payment and the gifts still to come."""
+    p = s.pending
+    hand = s.hands[seat]
+    g = greys(s, seat)
+    moves: list[Move] = []
+    for card in kinds(hand):
+        rest = without(hand, card)
+        n = needed(p.cost, list(p.paid), rest, g) if p.cost else 0
+        if n is not None and len(rest) - n >= p.gifts - 1:
+            moves += [GIVE[card, to] for to in p.owed]
+    return moves
+
+
+def _legal_pay(s: PinetopState, seat: int) -> list[Move]:
+    p = s.pending
+    hand = s.hands[seat]
+    g = greys(s, seat)
+    return [PAY[c] for c in kinds(hand)
+            if needed(p.cost, [*p.paid, c], without(hand, c), g) is not None]
+
+
+def _legal_power(s: PinetopState, seat: int) -> list[Move]:
+    return [*power_options(s, seat), SKIP]
+
+
+def power_options(s: PinetopState, seat: int) -> list[Move]:
+    patch = s.power.patch
+    if patch == "trailblazer":
+        return [STEP[a, b] for a in mine(s, seat) for b in neighbours(s.cols, s.rows, a)
+                if not nature.bear(s, b)]
+    if patch == "campfire":
+        return [TAKE[i] for i, c in enumerate(s.face_up) if c is not None]
+    if not s.campers_left[seat]:
+        return []
+    if s.power.advanced:
+        spots = range(len(s.grid))
+    else:
+        spots = {b for a in mine(s, seat) for b in neighbours(s.cols, s.rows, a)}
+    return [PLACE[p] for p in sorted(spots) if placeable(s, p)]
+
+
+def _legal_mastery(s: PinetopState, seat: int) -> list[Move]:
+    return [CLAIM[k, i] for k, i in claimable(s, seat)]
+
+
+def _legal_discard(s: PinetopState, seat: int) -> list[Move]:
+    return [DISCARD[c] for c in kinds(s.hands[seat])]
+
+
+_LEGAL = {
+    "setup": _legal_setup, "action": _legal_action, "draw": _legal_draw, "gift": _legal_gift,
+    "pay": _legal_pay, "power": _legal_power, "mastery": _legal_mastery,
+    "discard": _legal_discard,
+}
+
+
+def outcome(s: PinetopState) -> Outcome | None:
+    if s.winner is None:
+        return None
+    return Outcome(
+        scores=list(s.rank),
+        winners=[s.winner],
+        details={
+            "ranks": [RANKS[r].name for r in s.rank],
+            "patches": [len(p) for p in s.patches],
+            "advanced": [sum(p.values()) for p in s.patches],
+            "turns": s.turn,
+        },
+    )

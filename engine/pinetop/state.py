@@ -1,0 +1,132 @@
+"""The Camp Pinetop game state: everything, hidden parts included (views filter it)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from engine.core import BaseState, Rng
+
+SEAT_NAMES = ["Red", "Blue", "Yellow", "Green", "Purple"]
+
+Phase = Literal["setup", "action", "draw", "gift", "pay", "power", "mastery", "discard", "over"]
+
+
+class Options(BaseModel):
+    """The modules, each switched on or off for the table."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    friendship: bool = False
+    nature: bool = False
+    tower: bool = False
+
+
+class Pending(BaseModel):
+    """A camper on its way: moved or placed already, its gifts and payment still to make.
+
+    ``kind``: ``setup`` (the first camper), ``move`` (no patch), ``gain`` (a patch) or
+    ``place`` (a new camper for a tent pair). ``owed``: the seats still due a gift; ``gifts``:
+    how many gifts are still to give (fewer than ``owed`` with Good Neighbor). ``cost``: the
+    requirements still to pay, ``paid``: the cards put down for them so far."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["setup", "move", "gain", "place"]
+    start: int | None = None
+    to: int
+    patch: str | None = None
+    owed: tuple[int, ...] = ()
+    gifts: int = 0
+    cost: tuple[str, ...] = ()
+    paid: tuple[int, ...] = ()
+
+
+class Power(BaseModel):
+    """A green patch's one-time power waiting for its owner's choices."""
+
+    model_config = ConfigDict(frozen=True)
+
+    patch: str
+    advanced: bool
+    left: int  # free moves, face-up cards or placements still to make
+
+
+class Borrowed(BaseModel):
+    """A patch power used this turn with a Friendship token."""
+
+    model_config = ConfigDict(frozen=True)
+
+    owner: int
+    patch: str
+    advanced: bool
+
+
+class Nature(BaseModel):
+    """The Nature expansion's pieces. ``weather_pos`` counts clockwise round the map from the
+    space above the top-left card; animals stand on map positions."""
+
+    model_config = ConfigDict(frozen=True)
+
+    weather: str
+    weather_pos: int = 0
+    animals: dict[str, int]
+    forecast: int  # the conditions card on top, face up
+    deck: tuple[int, ...]  # the conditions cards still to come (top is the end)
+    discard: tuple[int, ...] = ()
+    shifts: int = 0
+
+
+class PinetopState(BaseState):
+    options: Options = Options()
+    cols: int = 3
+    rows: int = 4
+    grid: list[int] = []  # map card id per position, row by row
+    campers: list[list[int]] = []  # per position: the seats of its campers, in arrival order
+    tower: int | None = None  # the Observation Tower's position
+
+    deck: list[int] = []  # the supply deck; its top is the end
+    discard: list[int] = []
+    face_up: list[int | None] = []  # left outer, left inner, right inner, right outer
+    hands: list[list[int]] = []
+    campers_left: list[int] = []  # campers still in each player's supply
+    patches: list[dict[str, bool]] = []  # per seat: patch key -> advanced
+    rank: list[int] = []
+    masteries: list[str] = []  # the four mastery cards in play
+    claims: list[list[int | None]] = []  # per mastery card: the seat on each of its four spots
+    friendship: list[str] = []  # per seat: "none", "held" or "used"
+    borrowed: Borrowed | None = None
+    nature: Nature | None = None
+
+    phase: Phase = "setup"
+    active: int = 0
+    turn: int = 0  # 0 during setup, then counts every player's turn
+    drawn: int = 0  # supply cards drawn by this turn's draw action
+    draw_side: Literal["left", "right"] | None = None
+    took_wild: bool = False  # a face-up wild: the only card this turn
+    refreshed: bool = False
+    acted: bool = False  # this turn's action is over
+    nature_shifted: bool = False  # nature shifts at most once a turn
+    pending: Pending | None = None
+    power: Power | None = None
+    winner: int | None = None
+
+    def clone(self) -> PinetopState:
+        """A copy that shares nothing mutable with ``self`` (cheaper than a deep copy)."""
+        return self.model_copy(update={
+            "rng": Rng(state=self.rng.state),
+            "log": list(self.log),
+            "grid": list(self.grid),
+            "campers": [list(c) for c in self.campers],
+            "deck": list(self.deck),
+            "discard": list(self.discard),
+            "face_up": list(self.face_up),
+            "hands": [list(h) for h in self.hands],
+            "campers_left": list(self.campers_left),
+            "patches": [dict(p) for p in self.patches],
+            "rank": list(self.rank),
+            "masteries": list(self.masteries),
+            "claims": [list(c) for c in self.claims],
+            "friendship": list(self.friendship),
+        })

@@ -1,0 +1,83 @@
+"""The supply area: drawing from the deck, the face-up cards and their refresh.
+
+A card with a tower on its back drawn from the deck during a turn shifts nature (Nature
+expansion), at most once a turn.
+"""
+
+from __future__ import annotations
+
+from engine.pinetop import nature
+from engine.pinetop.cards import SUPPLY
+from engine.pinetop.state import PinetopState
+
+LEFT, RIGHT = (0, 1), (2, 3)
+
+
+def side_of(slot: int) -> str:
+    return "left" if slot in LEFT else "right"
+
+
+def draw_top(s: PinetopState) -> int | None:
+    """The top card of the deck (reshuffling the discard pile when the deck is empty)."""
+    if not s.deck:
+        if not s.discard:
+            return None
+        s.deck, s.discard = s.discard, []
+        s.rng.shuffle(s.deck)
+        s.say("The discard pile is shuffled into a new supply deck.")
+    card = s.deck.pop()
+    if SUPPLY[card].tower and s.nature is not None and s.turn and not s.nature_shifted:
+        s.nature_shifted = True
+        nature.shift(s)
+    return card
+
+
+def draw_to_hand(s: PinetopState, seat: int, count: int) -> int:
+    """Draw up to ``count`` cards from the deck into ``seat``'s hand; how many came."""
+    got = 0
+    for _ in range(count):
+        card = draw_top(s)
+        if card is None:
+            break
+        s.hands[seat].append(card)
+        got += 1
+    return got
+
+
+def take_face_up(s: PinetopState, seat: int, slot: int) -> int:
+    card = s.face_up[slot]
+    s.hands[seat].append(card)
+    s.face_up[slot] = draw_top(s)
+    return card
+
+
+def symbol(card: int) -> tuple:
+    c = SUPPLY[card]
+    return c.suits, c.wild
+
+
+def matching_three(s: PinetopState) -> list[int] | None:
+    """The first three face-up slots showing one symbol, if at least three do."""
+    by: dict[tuple, list[int]] = {}
+    for slot, card in enumerate(s.face_up):
+        if card is not None:
+            by.setdefault(symbol(card), []).append(slot)
+    for slots in by.values():
+        if len(slots) >= 3:
+            return slots[:3]
+    return None
+
+
+def refresh(s: PinetopState) -> None:
+    """Discard three matching face-up cards and turn up new ones, again while the three new
+    cards all match."""
+    slots = matching_three(s)
+    while slots:
+        for slot in slots:
+            s.discard.append(s.face_up[slot])
+            s.face_up[slot] = None
+        for slot in slots:
+            s.face_up[slot] = draw_top(s)
+        new = [s.face_up[x] for x in slots]
+        if None in new or len({symbol(c) for c in new}) > 1:
+            break

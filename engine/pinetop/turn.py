@@ -1,0 +1,328 @@
+"""Applying a move: each step changes a copy of the state, then ``_proceed`` works out what
+comes next (gifts, payment, a green power, mastery claims, discards, the next player)."""
+
+from __future__ import annotations
+
+from engine.core import IllegalMove
+from engine.pinetop import nature, supply
+from engine.pinetop.board import toward
+from engine.pinetop.cards import (BADGER, COLOURS, EAGLE, GREEN, MASTERIES, PATCHES, RANKS,
+                                  SUPPLY, TROUT)
+from engine.pinetop.labels import card_label, reason
+from engine.pinetop.mastery import claimable
+from engine.pinetop.moves import (Befriend, Claim, Discard, DrawDeck, Give, Move, MoveCamper,
+                                  Pass, Pay, Place, Skip, Step, Stop, Take)
+from engine.pinetop.payment import needed
+from engine.pinetop.rules import (GREEN_POWER, card_name, crossed, gifts_due, greys, hand_limit,
+                                  legal_moves, level, name, patch_cost, power_options,
+                                  tent_cost)
+from engine.pinetop.state import Borrowed, Pending, PinetopState, Power
+
+
+def apply(s: PinetopState, seat: int, move: Move) -> PinetopState:
+    if move not in legal_moves(s, seat):
+        raise IllegalMove(reason(s, seat, move))
+    s = s.clone()
+    _STEP[s.phase](s, seat, move)
+    _proceed(s)
+    return s
+
+
+# ---------------------------------------------------------------- the steps
+
+
+def _setup_step(s: PinetopState, seat: int, move: Move) -> None:
+    if isinstance(move, Give):
+        _give(s, seat, move)
+    else:
+        _arrive(s, seat, "setup", None, move.to)
+
+
+def _action_step(s: PinetopState, seat: int, move: Move) -> None:
+    if isinstance(move, (DrawDeck, Take, Stop)):
+        _draw_step(s, seat, move)
+    elif isinstance(move, MoveCamper):
+        _travel(s, seat, move)
+    elif isinstance(move, Place):
+        s.say(f"{name(seat)} places a camper on {card_name(s, move.to)}.", seat)
+        _arrive(s, seat, "place", None, move.to)
+    elif isinstance(move, Befriend):
+        _befriend(s, seat, move)
+    elif isinstance(move, Pass):
+        s.say(f"{name(seat)} can do nothing and passes.", seat)
+        s.acted = True
+    else:
+        supply.refresh(s)
+        s.refreshed = True
+        s.say(f"{name(seat)} discards three matching face-up cards and turns up new ones.", seat)
+
+
+def _draw_step(s: PinetopState, seat: int, move: Move) -> None:
+    if isinstance(move, MoveCamper):
+        _travel(s, seat, move)
+        return
+    if isinstance(move, Stop):
+        s.say(f"{name(seat)} draws no more.", seat)
+        _end_draw(s, seat)
+        return
+    if isinstance(move, DrawDeck):
+        supply.draw_to_hand(s, seat, 1)
+        s.say(f"{name(seat)} draws from the supply deck.", seat)
+    else:
+        card = supply.take_face_up(s, seat, move.slot)
+        side = supply.side_of(move.slot)
+        s.draw_side = side
+        s.took_wild = SUPPLY[card].wild
+        s.say(f"{name(seat)} takes {card_label(card)} from the {side}.", seat)
+    s.drawn += 1
+    if s.drawn == 2 or s.took_wild:
+        _end_draw(s, seat)
+
+
+def _end_draw(s: PinetopState, seat: int) -> None:
+    """The Draw Two action is over; Supply Runner draws its extra cards."""
+    s.acted = True
+    extra = level(s, seat, "supply_runner")
+    if extra and supply.draw_to_hand(s, seat, extra):
+        s.say(f"{name(seat)}'s Supply Runner draws {extra} more.", seat)
+
+
+def _travel(s: PinetopState, seat: int, move: MoveCamper) -> None:
+    start = move.start
+    if move.tower:
+        mid = toward(s.cols, start, s.tower)
+        s.say(f"{name(seat)} takes the free step toward the tower to {card_name(s, mid)}.", seat)
+    kind = "gain" if move.patch else "move"
+    patch = crossed(s, start, move.to, move.tower) if move.patch else None
+    text = f"{name(seat)} moves from {card_name(s, start)} to {card_name(s, move.to)}"
+    s.say(text + (f" for {PATCHES[patch].name}." if patch else "."), seat)
+    s.campers[start].remove(seat)
+    if s.options.friendship and s.friendship[seat] == "none" and set(s.campers[move.to]) - {seat}:
+        s.friendship[seat] = "held"
+        s.say(f"{name(seat)} earns a Friendship token.", seat)
+    _arrive(s, seat, kind, start, move.to, patch)
+
+
+def _arrive(s: PinetopState, seat: int, kind: str, start: int | None, to: int,
+            patch: str | None = None) -> None:
+    """The camper stands on ``to`` now; the gifts and payment follow as prompts."""
+    owed, gifts = gifts_due(s, seat, to)
+    if kind == "gain":
+        cost = patch_cost(s, seat, to)
+    elif kind == "place":
+        cost = tent_cost(s, seat, to)
+        s.campers_left[seat] -= 1
+    else:
+        cost = ()
+        if kind == "setup":
+            s.campers_left[seat] -= 1
+            s.say(f"{name(seat)} places a camper on {card_name(s, to)}.", seat)
+    s.campers[to].append(seat)
+    s.pending = Pending(kind=kind, start=start, to=to, patch=patch, owed=owed if gifts else (),
+                        gifts=gifts, cost=cost)
+
+
+def _gift_step(s: PinetopState, seat: int, move: Give) -> None:
+    _give(s, seat, move)
+
+
+def _give(s: PinetopState, seat: int, move: Give) -> None:
+    p = s.pending
+    s.hands[seat].remove(move.card)
+    s.hands[move.to].append(move.card)
+    s.say(f"{name(seat)} gives a supply card to {name(move.to)}.", seat)
+    gifts = p.gifts - 1
+    owed = tuple(x for x in p.owed if x != move.to) if gifts else ()
+    s.pending = p.model_copy(update={"owed": owed, "gifts": gifts})
+
+
+def _pay_step(s: PinetopState, seat: int, move: Pay) -> None:
+    s.hands[seat].remove(move.card)
+    s.pending = s.pending.model_copy(update={"paid": (*s.pending.paid, move.card)})
+
+
+def _finish(s: PinetopState, seat: int) -> None:
+    """Gifts given and cost paid: discard the payment, gain the patch, end the action."""
+    p = s.pending
+    s.pending = None
+    if p.paid:
+        s.discard += p.paid
+        s.say(f"{name(seat)} pays " + ", ".join(card_label(c) for c in p.paid) + ".", seat)
+    if p.kind == "setup":
+        return
+    s.acted = True
+    if p.kind in ("move", "gain") and nature.animal_at(s, p.to, EAGLE):
+        if supply.draw_to_hand(s, seat, 1):
+            s.say(f"The Eagle on {card_name(s, p.to)}: {name(seat)} draws a card.", seat)
+    if p.kind == "gain":
+        if nature.sunny(s, p.to) and supply.draw_to_hand(s, seat, 1):
+            s.say(f"Sunshine on {card_name(s, p.to)}: {name(seat)} draws a card.", seat)
+        gain(s, seat, p.patch)
+
+
+def gain(s: PinetopState, seat: int, patch: str, mastery: bool = False) -> None:
+    """``seat`` gains ``patch``: new (advanced at once through a mastery card), or a second
+    time and turned advanced. A green patch's power follows; then the rank is checked."""
+    held = s.patches[seat].get(patch)
+    advanced = mastery or held is not None
+    s.patches[seat][patch] = advanced
+    pname = PATCHES[patch].name
+    if held is None:
+        s.say(f"{name(seat)} gains {pname}" + (", advanced." if advanced else "."), seat)
+    else:
+        s.say(f"{name(seat)}'s {pname} turns advanced.", seat)
+    if PATCHES[patch].colour == GREEN:
+        _start_power(s, seat, patch, advanced)
+    _check_rank(s, seat)
+
+
+def _start_power(s: PinetopState, seat: int, patch: str, advanced: bool) -> None:
+    count = GREEN_POWER[patch][advanced]
+    if patch == "forager":
+        got = supply.draw_to_hand(s, seat, count)
+        s.say(f"{name(seat)}'s Forager draws {got} cards.", seat)
+    else:
+        s.power = Power(patch=patch, advanced=advanced, left=count)
+
+
+def meets(s: PinetopState, seat: int, rank: int) -> bool:
+    r = RANKS[rank]
+    held = s.patches[seat]
+    if sum(held.values()) < r.advanced:
+        return False
+    counts = {c: sum(1 for k in held if PATCHES[k].colour == c) for c in COLOURS}
+    return any(all(counts[c] >= n for c, n in col.items()) for col in r.columns)
+
+
+def _check_rank(s: PinetopState, seat: int) -> None:
+    while s.rank[seat] < BADGER and meets(s, seat, s.rank[seat] + 1):
+        s.rank[seat] += 1
+        s.say(f"{name(seat)} rises to {RANKS[s.rank[seat]].name}.", seat)
+        if s.rank[seat] == BADGER:
+            s.winner = seat
+            s.phase = "over"
+            s.say(f"{name(seat)} reaches Badger and wins!", seat)
+
+
+def _befriend(s: PinetopState, seat: int, move: Befriend) -> None:
+    advanced = s.patches[move.owner][move.patch]
+    s.friendship[seat] = "used"
+    s.say(f"{name(seat)} spends the Friendship token on {name(move.owner)}'s "
+          f"{PATCHES[move.patch].name}.", seat)
+    if PATCHES[move.patch].colour == GREEN:
+        _start_power(s, seat, move.patch, advanced)
+    else:
+        s.borrowed = Borrowed(owner=move.owner, patch=move.patch, advanced=advanced)
+
+
+def _power_step(s: PinetopState, seat: int, move: Move) -> None:
+    power = s.power
+    pname = PATCHES[power.patch].name
+    if isinstance(move, Skip):
+        s.power = None
+        s.say(f"{name(seat)} lets the rest of {pname} go.", seat)
+        return
+    if isinstance(move, Step):
+        s.campers[move.start].remove(seat)
+        s.campers[move.to].append(seat)
+        s.say(f"{pname}: {name(seat)} moves from {card_name(s, move.start)} to "
+              f"{card_name(s, move.to)}.", seat)
+    elif isinstance(move, Take):
+        card = supply.take_face_up(s, seat, move.slot)
+        s.say(f"{pname}: {name(seat)} takes {card_label(card)}.", seat)
+    else:
+        s.campers_left[seat] -= 1
+        s.campers[move.to].append(seat)
+        s.say(f"{pname}: {name(seat)} places a camper on {card_name(s, move.to)}.", seat)
+    s.power = power.model_copy(update={"left": power.left - 1}) if power.left > 1 else None
+
+
+def _mastery_step(s: PinetopState, seat: int, move: Claim) -> None:
+    i = s.masteries.index(move.mastery)
+    s.claims[i][move.spot] = seat
+    patch = MASTERIES[move.mastery].patches[move.spot]
+    s.say(f"{name(seat)} completes {MASTERIES[move.mastery].name} and claims "
+          f"{PATCHES[patch].name}.", seat)
+    gain(s, seat, patch, mastery=True)
+
+
+def _discard_step(s: PinetopState, seat: int, move: Discard) -> None:
+    s.hands[seat].remove(move.card)
+    s.discard.append(move.card)
+    s.say(f"{name(seat)} discards {card_label(move.card)}.", seat)
+
+
+_STEP = {
+    "setup": _setup_step, "action": _action_step, "draw": _draw_step, "gift": _gift_step,
+    "pay": _pay_step, "power": _power_step, "mastery": _mastery_step,
+    "discard": _discard_step,
+}
+
+
+# ---------------------------------------------------------------- what comes next
+
+
+def _proceed(s: PinetopState) -> None:
+    seat = s.active
+    while s.winner is None:
+        p = s.pending
+        if p is not None:
+            if p.gifts:
+                s.phase = "setup" if s.turn == 0 else "gift"
+                return
+            if p.cost and needed(p.cost, list(p.paid), [], greys(s, seat)) != 0:
+                s.phase = "pay"
+                return
+            _finish(s, seat)
+            continue
+        if s.power is not None:
+            if power_options(s, seat):
+                s.phase = "power"
+                return
+            s.power = None
+            continue
+        if s.turn == 0:
+            _next_setup(s)
+            return
+        if claimable(s, seat):
+            s.phase = "mastery"
+            return
+        if not s.acted:
+            s.phase = "draw" if s.drawn else "action"
+            return
+        if s.phase != "discard":
+            _end_of_turn(s, seat)
+        if len(s.hands[seat]) > hand_limit(s, seat):
+            s.phase = "discard"
+            return
+        _next_turn(s)
+        return
+    s.phase = "over"
+
+
+def _end_of_turn(s: PinetopState, seat: int) -> None:
+    n = s.nature
+    if n is not None and TROUT in n.animals and seat in s.campers[n.animals[TROUT]]:
+        if supply.draw_to_hand(s, seat, 1):
+            s.say(f"{name(seat)} fishes by the Trout and draws a card.", seat)
+
+
+def _next_setup(s: PinetopState) -> None:
+    if s.active + 1 < s.players:
+        s.active += 1
+        s.phase = "setup"
+        s.say(f"{name(s.active)} places a camper.")
+        return
+    s.active = s.players - 1
+    _next_turn(s)
+
+
+def _next_turn(s: PinetopState) -> None:
+    s.active = (s.active + 1) % s.players
+    s.turn += 1
+    s.phase = "action"
+    s.drawn = 0
+    s.draw_side = None
+    s.took_wild = s.refreshed = s.acted = s.nature_shifted = False
+    s.borrowed = None
+    s.say(f"Turn {s.turn}: {name(s.active)}.")
