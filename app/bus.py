@@ -62,7 +62,14 @@ class Subscription:
 
 
 class Bus(Protocol):
+    # False while the bus cannot be trusted to carry every change (Redis unreachable).
+    healthy: bool
+
     async def publish(self, channel: str, message: str) -> None: ...
+
+    def publish_soon(self, channel: str, message: str) -> None: ...
+
+    async def ping(self) -> bool: ...
 
     def subscribe(self, channel: str) -> AbstractAsyncContextManager[Subscription]: ...
 
@@ -72,10 +79,15 @@ class Bus(Protocol):
 class MemoryBus:
     """One process: subscribers are queues in this event loop."""
 
+    healthy = True
+
     def __init__(self) -> None:
         self._subscribers: dict[str, set[Subscription]] = defaultdict(set)
 
     async def publish(self, channel: str, message: str) -> None:
+        self.publish_soon(channel, message)
+
+    def publish_soon(self, channel: str, message: str) -> None:
         for sub in list(self._subscribers.get(channel, ())):
             sub.put(message)
 
@@ -91,6 +103,9 @@ class MemoryBus:
                 subs.discard(sub)
                 if not subs:
                     del self._subscribers[channel]
+
+    async def ping(self) -> bool:
+        return True
 
     async def close(self) -> None:
         """Nothing to release: subscriptions end with their ``async with``."""
@@ -124,12 +139,20 @@ class RedisBus:
 
     RECONNECT_MIN = 0.1
     RECONNECT_MAX = 5.0
+    # Seconds between health checks (a PING) while all is well.
+    CHECK_EVERY = 1.0
+    # Channels whose latest notice waits to be published; beyond this the oldest is dropped.
+    MAX_PENDING = 10_000
 
-    def __init__(self, url: str, prefix: str = "campground:") -> None:
+    def __init__(self, url: str, prefix: str = "campground:", timeout: float = 1.0) -> None:
         self._prefix = prefix
+        self._timeout = timeout
         # One quick retry covers a pooled connection that went stale when Redis restarted.
         self._publisher = redis.from_url(
-            url, retry=Retry(NoBackoff(), 1), socket_connect_timeout=5, socket_timeout=5
+            url,
+            retry=Retry(NoBackoff(), 1),
+            socket_connect_timeout=timeout,
+            socket_timeout=timeout,
         )
         # No silent reconnects on the listener: a new connection may have missed messages,
         # so the reader reconnects itself and says so.
@@ -149,14 +172,100 @@ class RedisBus:
         self._sending = asyncio.Lock()
         self._down = False
         self._reader: asyncio.Task | None = None
+        self.healthy = True
+        # Notices not yet published, the latest per channel, in order of arrival.
+        self._pending: dict[str, str] = {}
+        self._flushing = asyncio.Event()
+        self._flusher: asyncio.Task | None = None
+        self._checker: asyncio.Task | None = None
 
     async def publish(self, channel: str, message: str) -> None:
         try:
-            await self._publisher.publish(self._prefix + channel, message)
-        except (RedisError, OSError):
+            await asyncio.wait_for(
+                self._publisher.publish(self._prefix + channel, message), self._timeout
+            )
+        except (RedisError, OSError, TimeoutError):
             # The change is committed already; failing the request would only make the client
             # retry it. Sockets elsewhere catch up with the next change.
             log.exception("could not publish %r on %s", message, channel)
+
+    def publish_soon(self, channel: str, message: str) -> None:
+        """Publish in the background: a request never waits on Redis. While Redis is away the
+        latest notice per channel is kept and published once it is back, so every instance
+        converges."""
+        self._pending.pop(channel, None)
+        self._pending[channel] = message
+        if len(self._pending) > self.MAX_PENDING:
+            dropped = next(iter(self._pending))
+            del self._pending[dropped]
+            log.warning("too many notices waiting for Redis; dropped the one on %s", dropped)
+        self._start_tasks()
+        self._flushing.set()
+
+    def _start_tasks(self) -> None:
+        if self._flusher is None:
+            self._flusher = asyncio.create_task(self._flush(), name="redis publisher")
+            self._checker = asyncio.create_task(self._check(), name="redis health")
+
+    async def _flush(self) -> None:
+        delay = self.RECONNECT_MIN
+        while True:
+            await self._flushing.wait()
+            self._flushing.clear()
+            while self._pending:
+                batch = dict(self._pending)
+                try:
+                    async with self._publisher.pipeline(transaction=False) as pipe:
+                        for channel, message in batch.items():
+                            pipe.publish(self._prefix + channel, message)
+                        await asyncio.wait_for(pipe.execute(), self._timeout)
+                except (RedisError, OSError, TimeoutError) as exc:
+                    if self.healthy:
+                        log.warning("could not publish to Redis (%s); will retry", exc)
+                    self.healthy = False
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, self.RECONNECT_MAX)
+                    continue
+                delay = self.RECONNECT_MIN
+                for channel, message in batch.items():
+                    if self._pending.get(channel) == message:
+                        del self._pending[channel]
+
+    async def _check(self) -> None:
+        """PING now and then. When Redis comes back after a failure, the listener reconnects:
+        a hung server may have swallowed notices without dropping the connection, and a new
+        subscription tells every subscriber to resync."""
+        while True:
+            await asyncio.sleep(self.CHECK_EVERY)
+            try:
+                await asyncio.wait_for(self._publisher.ping(), self._timeout)
+            except (RedisError, OSError, TimeoutError):
+                self.healthy = False
+                continue
+            if not self.healthy:
+                log.warning("Redis is back; subscribing again")
+                self.healthy = True
+                await self._restart_reader()
+                self._flushing.set()
+
+    async def ping(self) -> bool:
+        """Whether Redis answers within the timeout (the readiness check)."""
+        try:
+            await asyncio.wait_for(self._publisher.ping(), self._timeout)
+        except (RedisError, OSError, TimeoutError):
+            return False
+        return True
+
+    async def _restart_reader(self) -> None:
+        if self._reader is None:
+            return
+        self._reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._reader
+        self._down = True
+        for entry in self._channels.values():
+            entry.lost()
+        self._reader = asyncio.create_task(self._read(), name="redis bus")
 
     @asynccontextmanager
     async def subscribe(self, channel: str) -> AsyncIterator[Subscription]:
@@ -166,8 +275,12 @@ class RedisBus:
         try:
             if len(entry.subscriptions) == 1:
                 await self._want(channel, entry)
-            # Only once Redis has the subscription can nothing published fall in between.
-            await entry.ready.wait()
+            # Only once Redis has the subscription can nothing published fall in between. A
+            # hung Redis does not hold the subscriber up: it is told to resync once confirmed.
+            try:
+                await asyncio.wait_for(entry.ready.wait(), self._timeout)
+            except TimeoutError:
+                entry.lost()
             yield sub
         finally:
             entry.subscriptions.discard(sub)
@@ -176,14 +289,17 @@ class RedisBus:
                 await self._unwant(channel)
 
     async def close(self) -> None:
-        if self._reader is not None:
-            self._reader.cancel()
+        tasks = [t for t in (self._reader, self._flusher, self._checker) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
-                await self._reader
+                await task
         await self._publisher.aclose()
         await self._listener.aclose()
 
     async def _want(self, channel: str, entry: _Channel) -> None:
+        self._start_tasks()
         if self._reader is None:
             self._reader = asyncio.create_task(self._read(), name="redis bus")
         if self._pubsub is None:

@@ -31,7 +31,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "serve":
         import uvicorn
 
-        uvicorn.run("app.main:app", host=args.host, port=args.port)
+        # No per-message deflate: patches are small, and compressing every frame for every
+        # socket would cost CPU and memory per socket for little.
+        uvicorn.run(
+            "app.main:app", host=args.host, port=args.port, ws_per_message_deflate=False
+        )
     elif args.command == "migrate":
         from app.migrate import upgrade
 

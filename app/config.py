@@ -37,4 +37,25 @@ class Settings(BaseSettings):
         "may have stopped); 0 turns it off",
     )
     PUBLIC_URL: str | None = Field(default=None, description="base of invite links")
+    DB_POOL_SIZE: int = Field(default=5, ge=1, description="database connections kept open")
+    DB_POOL_OVERFLOW: int = Field(
+        default=10, ge=0, description="connections opened beyond DB_POOL_SIZE under load"
+    )
+    DB_POOL_TIMEOUT: float = Field(
+        default=30, gt=0, description="seconds a request waits for a free connection before 503"
+    )
+    WS_SEND_TIMEOUT: float = Field(
+        default=10,
+        gt=0,
+        description="seconds a client may take to take one message before its socket is dropped",
+    )
+    WS_MAX_PER_GAME: int = Field(
+        default=1000, ge=1, description="sockets on one game, per instance"
+    )
+    WS_MAX_PER_INSTANCE: int = Field(
+        default=10_000, ge=1, description="game and lobby sockets, per instance"
+    )
+    REDIS_TIMEOUT: float = Field(
+        default=1, gt=0, description="seconds a Redis publish or health check may take"
+    )
     STATIC_DIR: Path = Field(default_factory=lambda: project_path("static"))

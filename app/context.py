@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -12,7 +13,7 @@ from app.config import Settings
 from app.db import Database
 from app.migrate import check_schema
 from app.services.games import Committed, Snapshot, TableSeat, commit_move, load_snapshot
-from app.ws import Watchers
+from app.hubs import RELOAD, Watchers
 from engine.registry import get_game
 
 # Seats of started games kept per process; they never change, so the cache is only bounded.
@@ -22,9 +23,15 @@ SEATS_CACHE_SIZE = 10_000
 class Context:
     def __init__(self, settings: Settings):
         self.settings = settings
-        self.db = Database(settings.DATABASE_URL)
+        self.instance_id = uuid.uuid4().hex
+        pool = {
+            "pool_size": settings.DB_POOL_SIZE,
+            "max_overflow": settings.DB_POOL_OVERFLOW,
+            "pool_timeout": settings.DB_POOL_TIMEOUT,
+        }
+        self.db = Database(settings.DATABASE_URL, pool)
         self.bus: Bus = (
-            RedisBus(settings.REDIS_URL, settings.REDIS_PREFIX)
+            RedisBus(settings.REDIS_URL, settings.REDIS_PREFIX, timeout=settings.REDIS_TIMEOUT)
             if settings.REDIS_URL
             else MemoryBus()
         )
@@ -48,9 +55,13 @@ class Context:
         return await load_snapshot(session, game_id, self._seats)
 
     async def move(self, game_id: str, seat: int, move: Any, expect_version: int) -> Committed:
-        """Commit one move (person or bot), tell every instance, let the bots answer."""
+        """Commit one move (person or bot), tell every instance, let the bots answer.
+
+        This instance's sockets get the new state at once; other instances hear of it through
+        the bus, which publishes in the background and never holds the move up."""
         committed = await commit_move(self.db, game_id, seat, move, expect_version)
-        await self.bus.publish(game_channel(game_id), str(committed.version))
+        self.watchers.committed(game_id, committed)
+        self.bus.publish_soon(game_channel(game_id), str(committed.version))
         seats = self._seats.get(game_id)
         bots = {s.seat for s in seats if s.bot} if seats is not None else None
         if bots is None or bots & set(get_game(committed.kind).to_act(committed.state)):
@@ -58,11 +69,14 @@ class Context:
         return committed
 
     async def game_changed(self, game_id: str, version: int) -> None:
-        await self.bus.publish(game_channel(game_id), str(version))
+        """A change other than a move (start, abort): every instance's sockets reload."""
+        self.watchers.game_changed(game_id)
+        self.bus.publish_soon(game_channel(game_id), f"{version}{RELOAD}")
         self.bots.kick(game_id)
 
     async def lobby_changed(self, lobby_id: str) -> None:
-        await self.bus.publish(lobby_channel(lobby_id), "changed")
+        self.watchers.lobby_changed(lobby_id)
+        self.bus.publish_soon(lobby_channel(lobby_id), self.instance_id)
 
     def base_url(self, request_base: str) -> str:
         """Where invite links point: PUBLIC_URL, else the address this request came to."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, nullcontext
+from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import (
@@ -22,9 +23,14 @@ def storable(text: str) -> bool:
     return "\x00" not in text and not any("\ud800" <= c <= "\udfff" for c in text)
 
 
-def make_engine(url: str) -> AsyncEngine:
+def make_engine(url: str, pool: dict[str, Any] | None = None) -> AsyncEngine:
+    """``pool``: ``pool_size``, ``max_overflow``, ``pool_timeout`` (SQLAlchemy's defaults if
+    unset)."""
+    pool = pool or {}
     if url.startswith("sqlite"):
-        engine = create_async_engine(url, connect_args={"timeout": 30})
+        if ":memory:" in url or url.rstrip("/").endswith(":"):
+            pool = {}
+        engine = create_async_engine(url, connect_args={"timeout": 30}, **pool)
 
         @event.listens_for(engine.sync_engine, "connect")
         def _sqlite_pragmas(dbapi_conn, _record):
@@ -36,7 +42,7 @@ def make_engine(url: str) -> AsyncEngine:
             cur.close()
 
         return engine
-    return create_async_engine(url, pool_pre_ping=True)
+    return create_async_engine(url, pool_pre_ping=True, **pool)
 
 
 class Database:
@@ -44,9 +50,9 @@ class Database:
     instead of failing with "database is locked"; PostgreSQL writers run concurrently and
     the version check decides."""
 
-    def __init__(self, url: str):
+    def __init__(self, url: str, pool: dict[str, Any] | None = None):
         self.url = url
-        self.engine = make_engine(url)
+        self.engine = make_engine(url, pool)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         self._write_lock = asyncio.Lock() if url.startswith("sqlite") else None
 

@@ -12,8 +12,9 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from app.api.routes import admin, games, lobbies, players
+from app.api.routes import admin, games, health, lobbies, players
 from app.config import Settings
 from app.context import Context
 from app.services.errors import Problem
@@ -58,11 +59,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def problem(_request: Request, exc: Problem) -> JSONResponse:
         return JSONResponse({"detail": exc.detail}, status_code=exc.status)
 
+    @app.exception_handler(PoolTimeout)
+    async def busy(_request: Request, _exc: PoolTimeout) -> JSONResponse:
+        # Every database connection stayed busy for DB_POOL_TIMEOUT: overloaded, not broken.
+        detail = "The server is busy; try again shortly."
+        return JSONResponse({"detail": detail}, status_code=503, headers={"Retry-After": "1"})
+
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
         return EscapedJSONResponse({"detail": jsonable_encoder(exc.errors())}, status_code=422)
 
-    for router in (players.router, games.router, lobbies.router, admin.router, ws_router):
+    for router in (
+        players.router, games.router, lobbies.router, admin.router, health.router, ws_router
+    ):
         app.include_router(router)
 
     index = settings.STATIC_DIR / "index.html"

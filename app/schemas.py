@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, Field, field_validator
 
@@ -20,6 +20,11 @@ Timestamp = Annotated[datetime, AfterValidator(_utc)]
 
 class ErrorBody(BaseModel):
     detail: str = Field(description="what went wrong, for a person")
+
+
+class Readiness(BaseModel):
+    database: Literal["ok", "unavailable"]
+    redis: Literal["ok", "unavailable", "off"] = Field(description="off: no REDIS_URL")
 
 
 # FastAPI's answer to a body it cannot read as text at all, e.g. bytes that are not UTF-8.

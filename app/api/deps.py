@@ -30,14 +30,22 @@ async def get_session(ctx: ContextDep) -> AsyncIterator[AsyncSession]:
         yield session
 
 
-SessionDep = Annotated[AsyncSession, Depends(get_session)]
+# For routes that only read. Closed as soon as the route returns (``scope="function"``), not
+# after the response is sent: no connection waits on the client. A route that writes opens its
+# own sessions instead, one at a time.
+SessionDep = Annotated[AsyncSession, Depends(get_session, scope="function")]
 
 
 async def get_optional_player(
-    request: Request, session: SessionDep, credentials: Credentials
+    request: Request, ctx: ContextDep, credentials: Credentials
 ) -> Player | None:
     token = credentials.credentials if credentials else request.cookies.get(players.COOKIE)
-    return await players.by_token(session, token)
+    if not token:
+        return None
+    # A session of its own, closed before the route runs: the route may need the pool's
+    # connection for its own work.
+    async with ctx.db.session() as session:
+        return await players.by_token(session, token)
 
 
 OptionalPlayer = Annotated[Player | None, Depends(get_optional_player)]

@@ -143,7 +143,13 @@ class LiveServer:
         self.settings = settings
         self.app = create_app(settings)
         self.server = uvicorn.Server(
-            uvicorn.Config(self.app, log_level="warning", lifespan="on", ws="websockets-sansio")
+            uvicorn.Config(
+                self.app,
+                log_level="warning",
+                lifespan="on",
+                ws="websockets-sansio",
+                ws_per_message_deflate=False,
+            )
         )
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))

@@ -1,0 +1,425 @@
+"""Live sockets of this instance, grouped by game and by lobby.
+
+A hub per watched game holds the game as this instance last knew it. A move committed here is
+handed to the hub as it is (no reload); a notice from another instance makes the hub load the
+game once, for all its sockets. Every distinct view (one per seat; every spectator shares
+one), its whole-state message and its patch from a given version are computed once per
+version and the same text goes to every socket that needs it. A lobby hub loads its lobby
+once per change and renders it once per distinct viewer.
+
+Each socket has one writer task that sends the newest thing it has not sent yet: a slow
+client skips versions (its next patch spans them) instead of queueing them, and a client that
+takes longer than ``WS_SEND_TIMEOUT`` to take one message is dropped, so no socket can grow
+the server's memory or hold anything up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import json
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from fastapi import WebSocket
+
+from app.bus import RESYNC, game_channel, lobby_channel
+from app.patch import make_patch
+from app.services import lobbies
+from app.services.errors import Problem
+from app.services.games import Committed, Snapshot
+
+if TYPE_CHECKING:
+    from app.context import Context
+
+log = logging.getLogger(__name__)
+
+# A notice "{version}" tells of a committed move; "{version}!" asks for a reload whatever the
+# version (a game started or aborted).
+RELOAD = "!"
+
+
+class SlowClient(Exception):
+    """The client did not take a message within ``WS_SEND_TIMEOUT``."""
+
+
+def encode(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+class Socket:
+    """One client socket: sends are serialised and bounded in time."""
+
+    def __init__(self, ws: WebSocket, timeout: float):
+        self.ws = ws
+        self.timeout = timeout
+        self.lock = asyncio.Lock()
+        self.wake = asyncio.Event()
+
+    async def send_text(self, text: str) -> None:
+        async with self.lock:
+            try:
+                await asyncio.wait_for(self.ws.send_text(text), self.timeout)
+            except TimeoutError:
+                raise SlowClient from None
+
+    async def send(self, message: dict[str, Any]) -> None:
+        # ASCII only: the ref is the client's, and JSON's \ud800 escapes give lone surrogates
+        # that UTF-8 cannot encode.
+        await self.send_text(json.dumps(message, separators=(",", ":")))
+
+
+class Connection(Socket):
+    """A game socket: the version and view it was last sent."""
+
+    def __init__(self, ws: WebSocket, seat: int | None, timeout: float):
+        super().__init__(ws, timeout)
+        self.seat = seat
+        self.version = -1
+        self.view: dict[str, Any] | None = None
+        # The next thing sent is a whole state (first message, ``sync``, missed changes).
+        self.resync = True
+
+    async def write_updates(self, hub: GameHub) -> None:
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            if hub.snap is None:
+                continue
+            frame = hub.frame(self.seat)
+            resync, self.resync = self.resync, False
+            if resync:
+                text = frame.state()
+            elif hub.snap.version < self.version or self.view is None:
+                continue
+            else:
+                text = frame.patch_from(self.version, self.view)
+                if text is None:
+                    continue
+            self.view, self.version = frame.view, frame.version
+            await self.send_text(text)
+
+
+class Frame:
+    """One seat's view of one version, and the messages built from it, shared by its sockets."""
+
+    def __init__(self, snap: Snapshot, seat: int | None):
+        self.version = snap.version
+        self.view = snap.view(seat)
+        self._state: str | None = None
+        self._patches: dict[int, str | None] = {}
+
+    def state(self) -> str:
+        if self._state is None:
+            self._state = encode({"type": "state", "version": self.version, "view": self.view})
+        return self._state
+
+    def patch_from(self, version: int, view: dict[str, Any]) -> str | None:
+        """The patch from ``view`` (this seat's at ``version``); None when nothing changed."""
+        if version not in self._patches:
+            ops = make_patch(view, self.view)
+            same = not ops and version == self.version
+            message = {"type": "patch", "from": version, "version": self.version, "ops": ops}
+            self._patches[version] = None if same else encode(message)
+        return self._patches[version]
+
+
+class GameHub:
+    """This instance's sockets on one game, and the game as last known."""
+
+    def __init__(self, ctx: Context, game_id: str):
+        self.ctx = ctx
+        self.game_id = game_id
+        self.connections: set[Connection] = set()
+        self.waiting = 0
+        self.snap: Snapshot | None = None
+        self.missing = False
+        self.loaded = asyncio.Event()
+        self._frames: dict[int | None, Frame] = {}
+        self._kick = asyncio.Event()
+        self._resync = False
+        self.task = asyncio.create_task(self._run(), name=f"game hub {game_id}")
+
+    def frame(self, seat: int | None) -> Frame:
+        frame = self._frames.get(seat)
+        if frame is None:
+            assert self.snap is not None
+            frame = self._frames[seat] = Frame(self.snap, seat)
+        return frame
+
+    def reload(self, resync: bool = False) -> None:
+        """Load the game again soon (one load, however many ask meanwhile)."""
+        self._resync |= resync
+        self._kick.set()
+
+    def update(self, snap: Snapshot, resync: bool = False) -> None:
+        """``snap`` is the game now, unless this hub already knows a newer version."""
+        current = self.snap
+        if (
+            current is None
+            or snap.version > current.version
+            or (snap.version == current.version and snap.status != current.status)
+        ):
+            self.snap, self._frames = snap, {}
+        elif not resync:
+            return
+        for conn in self.connections:
+            conn.resync |= resync
+            conn.wake.set()
+        self.loaded.set()
+
+    def committed(self, done: Committed) -> None:
+        """A move committed by this instance: the new state, without a reload."""
+        if self.snap is not None and done.version > self.snap.version:
+            self.update(
+                dataclasses.replace(
+                    self.snap, version=done.version, state=done.state, status=done.status
+                )
+            )
+
+    def notice(self, message: str) -> None:
+        if message == RESYNC:
+            self.reload(resync=True)
+            return
+        forced = message.endswith(RELOAD)
+        try:
+            version = int(message.removesuffix(RELOAD))
+        except ValueError:
+            return
+        if forced or self.snap is None or version > self.snap.version:
+            self.reload()
+
+    async def _run(self) -> None:
+        async with self.ctx.bus.subscribe(game_channel(self.game_id)) as sub:
+            listener = asyncio.create_task(self._listen(sub))
+            try:
+                self._kick.set()
+                while True:
+                    await self._kick.wait()
+                    self._kick.clear()
+                    resync, self._resync = self._resync, False
+                    try:
+                        snap = await self._load()
+                    except Problem:
+                        self.missing = True
+                        self.loaded.set()
+                        return
+                    self.update(snap, resync)
+            finally:
+                listener.cancel()
+
+    async def _listen(self, sub) -> None:
+        async for message in sub:
+            self.notice(message)
+
+    async def _load(self) -> Snapshot:
+        """The game now; retried, because a change that is not passed on leaves sockets behind."""
+        while True:
+            try:
+                async with self.ctx.db.session() as session:
+                    return await self.ctx.snapshot(session, self.game_id)
+            except Problem:
+                raise
+            except Exception:
+                log.exception("could not load game %s for its sockets; retrying", self.game_id)
+                await asyncio.sleep(0.5)
+
+
+class LobbyConnection(Socket):
+    def __init__(self, ws: WebSocket, player_id: str | None, base: str, timeout: float):
+        super().__init__(ws, timeout)
+        self.player_id = player_id
+        self.base = base
+
+    async def write_updates(self, hub: LobbyHub) -> None:
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            if hub.lobby is not None:
+                await self.send_text(hub.render(self.player_id, self.base))
+
+
+class LobbyHub:
+    """This instance's sockets on one lobby: one load per change, one rendering per viewer
+    kind (seat, host or not, base URL)."""
+
+    def __init__(self, ctx: Context, lobby_id: str):
+        self.ctx = ctx
+        self.lobby_id = lobby_id
+        self.connections: set[LobbyConnection] = set()
+        self.waiting = 0
+        self.lobby: lobbies.LobbySeats | None = None
+        self.missing = False
+        self.loaded = asyncio.Event()
+        self._rendered: dict[tuple, str] = {}
+        self._kick = asyncio.Event()
+        self.task = asyncio.create_task(self._run(), name=f"lobby hub {lobby_id}")
+
+    def reload(self) -> None:
+        self._kick.set()
+
+    def render(self, player_id: str | None, base: str) -> str:
+        assert self.lobby is not None
+        key = (self.lobby.seat_of(player_id), player_id == self.lobby.lobby.host_id, base)
+        text = self._rendered.get(key)
+        if text is None:
+            lobby = self.lobby.out(player_id, base).model_dump(mode="json")
+            text = self._rendered[key] = encode({"type": "lobby", "lobby": lobby})
+        return text
+
+    async def _run(self) -> None:
+        async with self.ctx.bus.subscribe(lobby_channel(self.lobby_id)) as sub:
+            listener = asyncio.create_task(self._listen(sub))
+            try:
+                self._kick.set()
+                while True:
+                    await self._kick.wait()
+                    self._kick.clear()
+                    try:
+                        async with self.ctx.db.session() as session:
+                            lobby = await lobbies.load(session, self.lobby_id)
+                    except Problem:
+                        self.missing = True
+                        self.loaded.set()
+                        return
+                    except Exception:
+                        log.exception("could not load lobby %s; retrying", self.lobby_id)
+                        await asyncio.sleep(0.5)
+                        self._kick.set()
+                        continue
+                    self.lobby, self._rendered = lobby, {}
+                    self.loaded.set()
+                    for conn in self.connections:
+                        conn.wake.set()
+            finally:
+                listener.cancel()
+
+    async def _listen(self, sub) -> None:
+        async for message in sub:
+            # This instance's own notices come back through Redis: it has reloaded already.
+            if message != self.ctx.instance_id:
+                self.reload()
+
+
+class Refused(Exception):
+    """Too many sockets: on this game, or on this instance."""
+
+
+class Watchers:
+    """Every hub of this instance, and the caps on sockets."""
+
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+        self._games: dict[str, GameHub] = {}
+        self._lobbies: dict[str, LobbyHub] = {}
+        self.sockets = 0
+
+    def count(self, game_id: str) -> int:
+        hub = self._games.get(game_id)
+        return len(hub.connections) if hub is not None else 0
+
+    def _admit(self, hub: GameHub | LobbyHub, per_hub: int | None) -> None:
+        if self.sockets >= self.ctx.settings.WS_MAX_PER_INSTANCE:
+            raise Refused("This server has too many sockets open; try again later.")
+        if per_hub is not None and len(hub.connections) + hub.waiting >= per_hub:
+            raise Refused("This game has too many sockets open; try again later.")
+
+    async def join_game(self, game_id: str, make: Callable[[GameHub], Connection]) -> GameHub:
+        """The hub of ``game_id`` with the connection ``make`` builds once it is loaded; raises
+        ``Problem`` (no such game) or ``Refused``."""
+        hub = self._games.get(game_id)
+        if hub is None:
+            hub = self._games[game_id] = GameHub(self.ctx, game_id)
+        return await self._join(hub, self._games, game_id, make, self.ctx.settings.WS_MAX_PER_GAME)
+
+    async def join_lobby(
+        self, lobby_id: str, make: Callable[[LobbyHub], LobbyConnection]
+    ) -> LobbyHub:
+        hub = self._lobbies.get(lobby_id)
+        if hub is None:
+            hub = self._lobbies[lobby_id] = LobbyHub(self.ctx, lobby_id)
+        return await self._join(hub, self._lobbies, lobby_id, make, None)
+
+    async def _join(self, hub, hubs: dict, key: str, make, per_hub: int | None):
+        try:
+            self._admit(hub, per_hub)
+        except Refused:
+            self._drop_if_idle(hubs, key, hub)
+            raise
+        # Counted while it waits, so a crowd arriving at once cannot pass the cap.
+        self.sockets += 1
+        hub.waiting += 1
+        try:
+            await hub.loaded.wait()
+        finally:
+            hub.waiting -= 1
+            self.sockets -= 1
+        if hub.missing:
+            self._drop_if_idle(hubs, key, hub)
+            raise Problem(404, "No such game." if hubs is self._games else "No such lobby.")
+        conn = make(hub)
+        hub.connections.add(conn)
+        self.sockets += 1
+        conn.wake.set()
+        return hub
+
+    def leave_game(self, game_id: str, conn: Connection) -> None:
+        self._leave(self._games, game_id, conn)
+
+    def leave_lobby(self, lobby_id: str, conn: LobbyConnection) -> None:
+        self._leave(self._lobbies, lobby_id, conn)
+
+    def _leave(self, hubs: dict, key: str, conn) -> None:
+        hub = hubs.get(key)
+        if hub is None or conn not in hub.connections:
+            return
+        hub.connections.discard(conn)
+        self.sockets -= 1
+        self._drop_if_idle(hubs, key, hub)
+
+    def _drop_if_idle(self, hubs: dict, key: str, hub) -> None:
+        if not hub.connections and not hub.waiting and hubs.get(key) is hub:
+            hub.task.cancel()
+            del hubs[key]
+
+    def committed(self, game_id: str, done: Committed) -> None:
+        hub = self._games.get(game_id)
+        if hub is not None:
+            hub.committed(done)
+
+    def game_changed(self, game_id: str) -> None:
+        hub = self._games.get(game_id)
+        if hub is not None:
+            hub.reload()
+
+    def lobby_changed(self, lobby_id: str) -> None:
+        hub = self._lobbies.get(lobby_id)
+        if hub is not None:
+            hub.reload()
+
+    async def close(self) -> None:
+        hubs = [*self._games.values(), *self._lobbies.values()]
+        for hub in hubs:
+            hub.task.cancel()
+        await asyncio.gather(*(h.task for h in hubs), return_exceptions=True)
+        self._games.clear()
+        self._lobbies.clear()
+
+
+async def serve(reader: Callable[[], Any], writer: Callable[[], Any]) -> None:
+    """Run a socket's reader and writer until either ends (the client left, or was too slow)."""
+    tasks = [asyncio.create_task(reader()), asyncio.create_task(writer())]
+    try:
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        for task in done:
+            exc = task.exception()
+            if exc is not None and not isinstance(exc, SlowClient):
+                raise exc
+    finally:
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
