@@ -4,8 +4,9 @@ from engine.camping_life import GAME as CAMPING_LIFE
 from engine.core import Game
 from engine.hike import GAME as HIKE
 from engine.pinetop import GAME as PINETOP
+from engine.summer_camp import GAME as SUMMER_CAMP
 
-GAMES: dict[str, Game] = {g.id: g for g in (HIKE, CAMPING_LIFE, PINETOP)}
+GAMES: dict[str, Game] = {g.id: g for g in (HIKE, SUMMER_CAMP, CAMPING_LIFE, PINETOP)}
 
 
 def get_game(game_id: str) -> Game:

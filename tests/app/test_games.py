@@ -227,6 +227,7 @@ def test_a_game_kinds_catalog(live):
         r = client.get(f"/api/games/{kind}/catalog")
         assert r.status_code == 200 and r.json() == game.catalog()
     assert len(client.get("/api/games/pinetop/catalog").json()["map_cards"]) == 35
+    assert client.get("/api/games/summer-camp/catalog").json()["cards"]["hiking"]["cost"] == 5
     r = client.get("/api/games/nope/catalog")
     assert r.status_code == 404 and r.json()["detail"] == "There is no such game kind."
     assert "/api/games/{kind}/catalog" in client.get("/openapi.json").json()["paths"]

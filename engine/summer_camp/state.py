@@ -1,0 +1,140 @@
+"""The Summer Camp game state: everything, hidden parts included (views filter it).
+
+Cards are physical copies (ints, see ``cards.COPIES``); piles list them bottom first, so the
+top of a draw pile is its last entry.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, field_validator
+
+from engine.core import BaseState, Rng
+from engine.summer_camp.cards import PACKS
+
+SEAT_NAMES = ["Red", "Blue", "Green", "Yellow"]
+DEFAULT_PACKS = ["cooking", "outdoors", "water_sports"]
+
+PackId = Literal["adventure", "arts_crafts", "cooking", "friendship", "games", "outdoors",
+                 "water_sports"]
+
+
+class Options(BaseModel):
+    """The three activity packs in play, one per path (first pack: first path)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    packs: list[PackId] = DEFAULT_PACKS
+
+    @field_validator("packs")
+    @classmethod
+    def three_different(cls, packs: list[str]) -> list[str]:
+        if len(packs) != 3 or len(set(packs)) != 3:
+            raise ValueError(
+                "choose exactly 3 different activity packs among " + ", ".join(PACKS))
+        return packs
+
+
+PromptKind = Literal[
+    "path", "bonus_move", "scavenger_hunt", "tie_dye", "gods_eye", "macaroni_sculpture",
+    "take_display", "cave_exploration", "plant_identification", "bird_watching", "give",
+    "dodgeball",
+]
+
+
+class Prompt(BaseModel):
+    """A decision the game waits for; ``seats`` all answer it, in any order.
+
+    ``card`` is the key of the card whose action asks (empty for a bonus icon). ``left`` is how
+    many more times the action may be done (cards still to discard for Bird watching and
+    Scavenger hunt), ``done`` how many times it has been; a path choice moves ``spaces`` on one
+    of ``paths``.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: PromptKind
+    seats: list[int]
+    card: str = ""
+    left: int = 0
+    done: int = 0
+    spaces: int = 1
+    paths: list[int] = []
+
+
+class Played(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    card: int
+    use: Literal["action", "energy"]
+
+
+class Badge(BaseModel):
+    """A merit badge on a player board: ``kind`` is participation, all_star or a pack id."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: str
+    points: int
+
+
+class Path(BaseModel):
+    """A path as laid at setup: it never changes."""
+
+    model_config = ConfigDict(frozen=True)
+
+    pack: str
+    boards: list[str]  # the three path boards, left to right
+    bonuses: list[str | None]  # the bonus icon at positions 0-18
+
+
+class SummerCampState(BaseState):
+    packs: list[str]
+    start_player: int = 0
+    active: int = 0
+    turn: int = 1  # the active player's turn number (each player's first turn is 1)
+    ending: bool = False  # someone has all three activity badges: the round is finished
+    over: bool = False
+
+    paths: list[Path] = []
+    piles: list[list[int]] = []  # the activity draw piles, by path
+    display: list[list[int | None]] = []  # by path; None: taken this turn, refilled at its end
+    activity_badges: list[list[int]] = []  # by path, the next one taken first
+    supply: dict[str, list[int]] = {}  # the base piles: s'mores, scavenger hunt, free time
+    participation: list[int] = []
+    all_star: list[int] = []
+    snack_supply: int = 0
+
+    hands: list[list[int]] = []
+    draws: list[list[int]] = []
+    discards: list[list[int]] = []
+    snacks: list[int] = []
+    pawns: list[list[int]] = []  # [seat][path] position, 0 (off the board) to 18
+    badges: list[list[Badge]] = []
+
+    energy: int = 0
+    bird_feeder: bool = False
+    played: list[Played] = []
+    prompts: list[Prompt] = []  # the first one is being asked now
+
+    def clone(self) -> SummerCampState:
+        """A copy that shares nothing mutable with ``self`` (cheaper than a deep copy)."""
+        return self.model_copy(update={
+            "rng": Rng(state=self.rng.state),
+            "log": list(self.log),
+            "piles": [list(p) for p in self.piles],
+            "display": [list(d) for d in self.display],
+            "activity_badges": [list(b) for b in self.activity_badges],
+            "supply": {k: list(v) for k, v in self.supply.items()},
+            "participation": list(self.participation),
+            "all_star": list(self.all_star),
+            "hands": [list(h) for h in self.hands],
+            "draws": [list(d) for d in self.draws],
+            "discards": [list(d) for d in self.discards],
+            "snacks": list(self.snacks),
+            "pawns": [list(p) for p in self.pawns],
+            "badges": [list(b) for b in self.badges],
+            "played": list(self.played),
+            "prompts": list(self.prompts),
+        })
