@@ -118,3 +118,23 @@ def keys(cards: list[int]) -> list[str]:
 def labels(s: SummerCampState, seat: int) -> dict[str, dict]:
     """The legal moves of ``seat`` by their button label."""
     return {GAME.describe(s, seat, m): m.model_dump() for m in GAME.legal_moves(s, seat)}
+
+
+def act(key: str) -> dict:
+    return {"type": "play", "card": key, "use": "action"}
+
+
+def energy(key: str) -> dict:
+    return {"type": "play", "card": key, "use": "energy"}
+
+
+def choose(key: str) -> dict:
+    return {"type": "choose_card", "card": key}
+
+
+def to_path(path: int) -> dict:
+    return {"type": "choose_path", "path": path}
+
+
+DONE = {"type": "done"}
+END_TURN = {"type": "end_turn"}
