@@ -8,7 +8,7 @@ import random
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from sqlalchemy import select
+from sqlalchemy import String, cast, or_, select
 
 from app.models import Game, Lobby, Seat, now
 from app.services.errors import StaleVersion
@@ -46,13 +46,16 @@ class BotRunner:
             self._tasks[game_id] = asyncio.create_task(self._run(game_id), name=f"bots {game_id}")
 
     async def resume_all(self, idle_for: float | None = None) -> None:
-        """Every active game with a bot seat gets a look, whoever is connected: on startup all
+        """Every active game with a bot seat (or a bot standing in) gets a look, whoever is connected: on startup all
         of them, on a sweep those idle for ``idle_for`` seconds."""
         query = (
             select(Game.id)
             .join(Lobby, Lobby.game_id == Game.id)
             .join(Seat, Seat.lobby_id == Lobby.id)
-            .where(Game.status == "active", Seat.bot_level.is_not(None))
+            .where(
+                Game.status == "active",
+                or_(Seat.bot_level.is_not(None), cast(Game.stand_ins, String) != "{}"),
+            )
             .distinct()
         )
         if idle_for is not None:
@@ -98,7 +101,7 @@ class BotRunner:
         if self.ctx.settings.BOT_DELAY:
             await asyncio.sleep(self.ctx.settings.BOT_DELAY)
         seat = seats[0]
-        level = next(s.bot for s in snap.seats if s.seat == seat)
+        level = snap.bot_level(seat)
         game = snap.game
         legal = game.legal_moves(snap.state, seat)
         # Seeded per (game, version, seat): a replayed bot decision is the same decision.
@@ -110,8 +113,9 @@ class BotRunner:
             log.exception("%s bot failed in game %s; playing a random legal move", level, game_id)
             move = random_bot({}, legal, rng)
         try:
-            await self.ctx.move(game_id, seat, move, snap.version)
+            await self.ctx.move(game_id, seat, move, snap.version, stand_in=seat in snap.stand_ins)
         except StaleVersion:
-            # Someone moved first: a person, or these bots on another instance. Look again.
+            # Someone moved first (a person, or these bots on another instance), or the person
+            # took the seat back. Look again.
             pass
         return True

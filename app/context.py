@@ -12,7 +12,7 @@ from app.bus import Bus, MemoryBus, RedisBus, game_channel, lobby_channel
 from app.config import Settings
 from app.db import Database
 from app.migrate import check_schema
-from app.services.games import Committed, Snapshot, TableSeat, commit_move, load_snapshot
+from app.services.games import Committed, SeatsCache, Snapshot, commit_move, load_snapshot
 from app.hubs import RELOAD, Watchers
 from engine.registry import get_game
 
@@ -37,7 +37,7 @@ class Context:
         )
         self.bots = BotRunner(self)
         self.watchers = Watchers(self)
-        self._seats: dict[str, list[TableSeat]] = {}
+        self._seats: SeatsCache = {}
 
     async def start(self) -> None:
         await check_schema(self.db.engine)
@@ -54,16 +54,22 @@ class Context:
             self._seats.clear()
         return await load_snapshot(session, game_id, self._seats)
 
-    async def move(self, game_id: str, seat: int, move: Any, expect_version: int) -> Committed:
+    async def move(
+        self, game_id: str, seat: int, move: Any, expect_version: int, *, stand_in: bool = False
+    ) -> Committed:
         """Commit one move (person or bot), tell every instance, let the bots answer.
 
         This instance's sockets get the new state at once; other instances hear of it through
         the bus, which publishes in the background and never holds the move up."""
-        committed = await commit_move(self.db, game_id, seat, move, expect_version)
+        committed = await commit_move(
+            self.db, game_id, seat, move, expect_version, stand_in=stand_in
+        )
         self.watchers.committed(game_id, committed)
         self.bus.publish_soon(game_channel(game_id), str(committed.version))
-        seats = self._seats.get(game_id)
-        bots = {s.seat for s in seats if s.bot} if seats is not None else None
+        cached = self._seats.get(game_id)
+        bots = {s.seat for s in cached[1] if s.bot} if cached is not None else None
+        if bots is not None:
+            bots |= set(committed.stand_ins)
         if bots is None or bots & set(get_game(committed.kind).to_act(committed.state)):
             self.bots.kick(game_id)
         return committed

@@ -160,7 +160,8 @@ class GameHub:
         if (
             current is None
             or snap.version > current.version
-            or (snap.version == current.version and snap.status != current.status)
+            # Not a move, but the table changed: an abort, a concession, a rename.
+            or (snap.version == current.version and snap.table() != current.table())
         ):
             self.snap, self._frames = snap, {}
         elif not resync:
@@ -175,7 +176,8 @@ class GameHub:
         if self.snap is not None and done.version > self.snap.version:
             self.update(
                 dataclasses.replace(
-                    self.snap, version=done.version, state=done.state, status=done.status
+                    self.snap, version=done.version, state=done.state, status=done.status,
+                    stand_ins=done.stand_ins, outcome=done.outcome,
                 )
             )
 

@@ -11,9 +11,11 @@ from sqlalchemy import (
     Boolean,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
+    Text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -59,6 +61,11 @@ class Game(Base):
     created_at: Mapped[datetime] = mapped_column(default=now)
     updated_at: Mapped[datetime] = mapped_column(default=now)
     finished_at: Mapped[datetime | None]
+    # Seats whose person no longer plays them, so the heuristic bot does: {"2": "conceded"}.
+    stand_ins: Mapped[dict[str, Any]] = mapped_column(default=dict, server_default="{}")
+    # Raised whenever a seat's name changes, so cached seats are loaded again.
+    seats_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    rematch_lobby_id: Mapped[str | None] = mapped_column(String(32))
 
 
 class Lobby(Base):
@@ -83,6 +90,9 @@ class Seat(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), index=True)
     bot_level: Mapped[str | None] = mapped_column(String(16))
+    # A rematch keeps the seat for the old table's player until then.
+    reserved_for: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
+    reserved_until: Mapped[datetime | None]
 
 
 class Move(Base):
@@ -93,3 +103,20 @@ class Move(Base):
     seat: Mapped[int] = mapped_column(Integer)
     move: Mapped[dict[str, Any]]
     created_at: Mapped[datetime] = mapped_column(default=now)
+
+
+class ChatMessage(Base):
+    """One line of a table's chat: of a game, or of a lobby before its start."""
+
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id"), index=True)
+    lobby_id: Mapped[str | None] = mapped_column(ForeignKey("lobbies.id"), index=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(32))
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=now)
+
+    __table_args__ = (Index("ix_chat_messages_player_id_created_at", "player_id", "created_at"),)

@@ -89,7 +89,7 @@ class LobbyOut(BaseModel):
     title: str
     options: dict[str, Any]
     private: bool
-    status: str = Field(description="open or started")
+    status: str = Field(description="open, started or closed")
     host_id: str
     seats: list[SeatOut]
     game_id: str | None

@@ -142,6 +142,8 @@ async def create(session: AsyncSession, host: Player, data: LobbyCreate) -> str:
 
 
 def _must_be_open(ls: LobbySeats) -> None:
+    if ls.lobby.status == "closed":
+        raise Problem(409, "The lobby is closed.")
     if ls.lobby.status != "open":
         raise Problem(409, "The game has already started.")
 
@@ -193,13 +195,23 @@ def add_bot(ls: LobbySeats, player: Player, seat: int, level: str) -> None:
     row.bot_level = level
 
 
-def remove_bot(ls: LobbySeats, player: Player, seat: int) -> None:
+def free_seat(ls: LobbySeats, player: Player, seat: int) -> None:
+    """The host takes a bot, or a person other than themselves, out of a seat."""
     _must_be_host(ls, player)
     _must_be_open(ls)
     row = _seat(ls, seat)
-    if row.bot_level is None:
-        raise Problem(409, f"Seat {seat} has no bot.")
+    if row.player_id == player.id:
+        raise Problem(409, "The host keeps their own seat: close the lobby instead.")
+    if row.bot_level is None and row.player_id is None:
+        raise Problem(409, f"Seat {seat} is empty.")
     row.bot_level = None
+    row.player_id = None
+
+
+def close(ls: LobbySeats, player: Player) -> None:
+    _must_be_host(ls, player)
+    _must_be_open(ls)
+    ls.lobby.status = "closed"
 
 
 async def start(session: AsyncSession, ls: LobbySeats, player: Player) -> str:

@@ -32,7 +32,11 @@ export function lobbyPage(root, lobbyId) {
 
   const update = (next) => {
     if (left || (lobby && JSON.stringify(lobby) === JSON.stringify(next))) return;
+    const wasSeated = lobby?.seats.some((s) => s.player && s.player.id === me?.id);
     lobby = next;
+    if (wasSeated && next.status === "open" && !next.seats.some((s) => s.player && s.player.id === me?.id)) {
+      fill(error, errorBox("The host took you out of this lobby."));
+    }
     if (lobby.game_id && lobby.seats.some((s) => s.player && s.player.id === me?.id)) {
       navigate(`/games/${lobby.game_id}`, { replace: true });
       return;
@@ -45,16 +49,19 @@ export function lobbyPage(root, lobbyId) {
     const host = me && lobby.host_id === me.id;
     const seated = lobby.seats.some((s) => s.player && s.player.id === me?.id);
     const full = lobby.seats.every((s) => s.player || s.bot);
+    const closed = lobby.status === "closed";
     fill(body,
       h("section", { class: "card" },
         h("div", { class: "title-row" },
           h("h1", {}, lobby.title),
           h("span", { class: `pill ${connection}`, "data-testid": "connection" }, STATUS_TEXT[connection])),
         h("p", { class: "muted" }, lobby.private ? "Private table" : "Public table", " · ",
-          lobby.game_id ? "already started" : full ? "every seat is taken" : "waiting for players"),
-        seated || host ? inviteBox(lobby) : null,
+          closed ? "closed" : lobby.game_id ? "already started" : full ? "every seat is taken" : "waiting for players"),
+        closed ? h("p", { class: "notice", "data-testid": "closed" }, "The host closed this lobby. ",
+          h("a", { href: "/", "data-nav": true }, "Back to camp")) : null,
+        (seated || host) && !closed ? inviteBox(lobby) : null,
         h("ol", { class: "seats", "data-testid": "seats" }, lobby.seats.map((seat) => seatRow(seat, host, seated))),
-        h("div", { class: "actions" },
+        closed ? null : h("div", { class: "actions" },
           host
             ? h("button", {
               class: "primary", "data-testid": "start", disabled: !full,
@@ -76,6 +83,14 @@ export function lobbyPage(root, lobbyId) {
             : null,
           lobby.game_id && !seated
             ? h("a", { href: `/games/${lobby.game_id}`, "data-nav": true }, "Watch the game")
+            : null,
+          host && !lobby.game_id
+            ? h("button", {
+              class: "quiet", "data-testid": "close-lobby", onclick: async () => {
+                if (!confirm("Close this lobby? Nobody will be able to join or start it.")) return;
+                await act("POST", `/api/lobbies/${lobby.id}/close`);
+              },
+            }, "Close the lobby")
             : null)),
     );
   };
@@ -88,9 +103,15 @@ export function lobbyPage(root, lobbyId) {
       who = [h("strong", {}, seat.player.name),
         seat.player.id === lobby.host_id ? h("span", { class: "tag" }, "host") : null,
         you ? h("span", { class: "tag you" }, "you") : null];
+      if (host && !you && lobby.status === "open") {
+        controls = h("button", {
+          class: "quiet", "data-testid": "remove-player",
+          onclick: () => act("DELETE", `/api/lobbies/${lobby.id}/seats/${seat.seat}`),
+        }, "Remove");
+      }
     } else if (seat.bot) {
       who = [h("strong", {}, "Bot"), h("span", { class: "tag bot" }, seat.bot)];
-      if (host && !lobby.game_id) {
+      if (host && lobby.status === "open") {
         controls = h("button", {
           class: "quiet", "data-testid": "remove-bot",
           onclick: () => act("DELETE", `/api/lobbies/${lobby.id}/seats/${seat.seat}`),
@@ -98,7 +119,7 @@ export function lobbyPage(root, lobbyId) {
       }
     } else {
       who = h("span", { class: "muted" }, "Empty seat");
-      if (host && !lobby.game_id) {
+      if (host && lobby.status === "open") {
         const level = h("select", {
           "aria-label": `Bot level for seat ${seat.seat + 1}`, "data-testid": "bot-level",
           onchange: () => { chosenLevel[seat.seat] = level.value; },
@@ -107,7 +128,7 @@ export function lobbyPage(root, lobbyId) {
           "data-testid": "add-bot",
           onclick: () => act("POST", `/api/lobbies/${lobby.id}/bots`, { seat: seat.seat, level: level.value }),
         }, "Add bot"));
-      } else if (!seated && !lobby.game_id && me) {
+      } else if (!seated && lobby.status === "open" && me) {
         controls = h("button", {
           class: "primary", onclick: () => act("POST", `/api/lobbies/${lobby.id}/join`),
         }, "Sit here");

@@ -22,7 +22,11 @@ def test_lobby_flows_follow_the_model(live):
             lobby = live.lobby(self.people[0], seats=seats, private=private)
             self.id, self.code, self.private = lobby["id"], lobby["invite_code"], private
             self.seats: list = [("player", 0)] + [None] * (seats - 1)
-            self.started = False
+            self.started = self.closed = False
+
+        @property
+        def ended(self):
+            return self.started or self.closed
 
         def seat_of(self, who):
             return next((i for i, s in enumerate(self.seats) if s == ("player", who)), None)
@@ -41,7 +45,7 @@ def test_lobby_flows_follow_the_model(live):
                 expected = 200
             elif self.private and not by_code:
                 expected = 403
-            elif self.started or not free:
+            elif self.ended or not free:
                 expected = 409
             else:
                 expected = 200
@@ -58,7 +62,7 @@ def test_lobby_flows_follow_the_model(live):
                 expected = 409
             elif who == 0:
                 expected = 403
-            elif self.started:
+            elif self.ended:
                 expected = 409
             else:
                 expected = 200
@@ -70,7 +74,7 @@ def test_lobby_flows_follow_the_model(live):
             r = self.call("POST", who, "/bots", json={"seat": seat, "level": level})
             if who != 0:
                 expected = 403
-            elif self.started:
+            elif self.ended:
                 expected = 409
             elif level == "genius" or seat >= len(self.seats):
                 expected = 422
@@ -82,15 +86,15 @@ def test_lobby_flows_follow_the_model(live):
             assert r.status_code == expected, r.text
 
         @rule(who=PEOPLE, seat=st.integers(0, 5))
-        def remove_bot(self, who, seat):
+        def free_seat(self, who, seat):
             r = self.call("DELETE", who, f"/seats/{seat}")
             if who != 0:
                 expected = 403
-            elif self.started:
+            elif self.ended:
                 expected = 409
             elif seat >= len(self.seats):
                 expected = 422
-            elif self.seats[seat] is None or self.seats[seat][0] != "bot":
+            elif self.seats[seat] in (None, ("player", 0)):
                 expected = 409
             else:
                 expected = 200
@@ -98,11 +102,23 @@ def test_lobby_flows_follow_the_model(live):
             assert r.status_code == expected, r.text
 
         @rule(who=PEOPLE)
+        def close(self, who):
+            r = self.call("POST", who, "/close")
+            if who != 0:
+                expected = 403
+            elif self.ended:
+                expected = 409
+            else:
+                expected = 200
+                self.closed = True
+            assert r.status_code == expected, r.text
+
+        @rule(who=PEOPLE)
         def start(self, who):
             r = self.call("POST", who, "/start")
             if who != 0:
                 expected = 403
-            elif self.started or None in self.seats:
+            elif self.ended or None in self.seats:
                 expected = 409
             else:
                 expected = 201
@@ -122,7 +138,9 @@ def test_lobby_flows_follow_the_model(live):
                 else:
                     seen.append(("bot", s["bot"]) if s["bot"] else None)
             assert seen == self.seats
-            assert lobby["status"] == ("started" if self.started else "open")
+            assert lobby["status"] == (
+                "started" if self.started else "closed" if self.closed else "open"
+            )
             assert (lobby["game_id"] is not None) == self.started
 
     run_state_machine_as_test(

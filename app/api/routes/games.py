@@ -15,6 +15,7 @@ from app.schemas import (
     MoveResult,
     Unprocessable,
 )
+from app.services import games
 from app.services.errors import Problem
 from engine.core import IllegalMove
 from engine.registry import GAMES
@@ -97,5 +98,34 @@ async def make_move(
         done = await ctx.move(game_id, seat, data.move, data.expect_version)
     except IllegalMove as exc:
         raise Problem(422, exc.reason) from None
-    after = dataclasses.replace(snap, version=done.version, state=done.state, status=done.status)
+    after = dataclasses.replace(
+        snap, version=done.version, state=done.state, status=done.status, outcome=done.outcome
+    )
     return MoveResult(version=done.version, view=after.view(seat))
+
+
+@router.post(
+    "/{game_id}/concede",
+    summary="Concede",
+    description="Give up your seat. In a two-player game the other player wins at once (the "
+    "outcome lists you under `conceded` and says `ended_by: concession`); with more players "
+    "the heuristic bot plays your seat to the end and you are ranked last. 409 when the game "
+    "has ended or you conceded already.",
+    responses={
+        401: {"model": ErrorBody, "description": "no player token"},
+        403: {"model": ErrorBody, "description": "the caller has no seat at this game"},
+        404: {"model": ErrorBody},
+        409: {"model": ErrorBody, "description": "the game has ended, or you conceded already"},
+    },
+)
+async def concede(game_id: str, ctx: ContextDep, player: CurrentPlayer) -> GameState:
+    async with ctx.db.session() as session:
+        snap = await ctx.snapshot(session, game_id)
+    seat = snap.seat_of(player.id)
+    if seat is None:
+        raise Problem(status.HTTP_403_FORBIDDEN, "You have no seat at this game.")
+    version = await games.concede(ctx.db, game_id, seat, len(snap.seats))
+    await ctx.game_changed(game_id, version)
+    async with ctx.db.session() as session:
+        after = await ctx.snapshot(session, game_id)
+    return GameState(game_id=game_id, version=after.version, view=after.view(seat))

@@ -157,16 +157,30 @@ async def add_bot(
 
 @router.delete(
     "/{lobby_id}/seats/{seat}",
-    summary="Remove a bot",
-    description="Host only: frees a seat that holds a bot.",
+    summary="Free a seat",
+    description="Host only, before the start: takes the bot or the person (not the host) out "
+    "of a seat. Everyone watching the lobby sees it at once.",
     responses=ERRORS,
 )
-async def remove_bot(
+async def free_seat(
     lobby_id: str, seat: int, ctx: ContextDep, player: CurrentPlayer, request: Request
 ) -> LobbyOut:
     return await _change(
-        ctx, request, lobby_id, player, lambda ls: lobbies.remove_bot(ls, player, seat)
+        ctx, request, lobby_id, player, lambda ls: lobbies.free_seat(ls, player, seat)
     )
+
+
+@router.post(
+    "/{lobby_id}/close",
+    summary="Close the lobby",
+    description="Host only, before the start: the lobby's status becomes `closed`; nobody can "
+    "join it or start it any more. Everyone watching the lobby sees it at once.",
+    responses=ERRORS,
+)
+async def close(
+    lobby_id: str, ctx: ContextDep, player: CurrentPlayer, request: Request
+) -> LobbyOut:
+    return await _change(ctx, request, lobby_id, player, lambda ls: lobbies.close(ls, player))
 
 
 @router.post(
