@@ -4,6 +4,7 @@ import { applyPatch } from "/static/vendor/fast-json-patch/core.js";
 import { wsUrl } from "./api.js";
 import { fill, h } from "./dom.js";
 import { LiveSocket, STATUS_TEXT } from "./socket.js";
+import { tableActions } from "./table-actions.js";
 
 const renderers = {}; // kind -> promise of its module (null when it has none)
 
@@ -16,16 +17,18 @@ export function gamePage(root, gameId) {
   let connection = "connecting";
   let refs = 0;
   let socket = null; // opened last: its first status report redraws the frame
+  let rematchLobby = null; // announced over the socket
 
   const parts = {
     head: h("div", { class: "game-head" }),
     outcome: h("div"),
     table: h("div", { class: "game-root" }),
     moves: h("div"),
+    actions: h("div"),
     log: h("div"),
   };
   root.append(h("div", { class: "game" },
-    parts.head, parts.outcome, parts.table, parts.moves, parts.log));
+    parts.head, parts.outcome, parts.table, parts.moves, parts.actions, parts.log));
   parts.table.append(h("p", { class: "muted" }, "Joining the table…"));
 
   const send = (move) => {
@@ -94,6 +97,7 @@ export function gamePage(root, gameId) {
       ? h("section", { class: "moves-bar", "data-testid": "moves-bar" },
         h("h2", {}, "Your moves"), h("div", { class: "buttons" }, rest.map((entry) => ctx.moveButton(entry))))
       : "");
+    tableActions(parts.actions, view, gameId, rematchLobby);
     const logText = renderer?.logText ? (event) => renderer.logText(event, ctx) : (event) => event.text;
     fill(parts.log, logBox(view.log || [], seatName, logText));
   };
@@ -136,6 +140,8 @@ export function gamePage(root, gameId) {
           return socket.send({ type: "sync" });
         }
         flash = "";
+      } else if (msg.type === "rematch") {
+        rematchLobby = msg.lobby_id;
       } else if (msg.type === "ack") {
         if (msg.ref === pending) pending = null;
       } else if (msg.type === "error") {
@@ -176,14 +182,17 @@ function seatsStrip(view, seatName) {
       seatName(s.seat),
       s.bot ? h("span", { title: `bot (${s.bot})`, "aria-label": "bot" }, " 🤖") : null,
       s.seat === view.you ? h("span", { class: "tag you" }, "you") : null,
+      s.conceded ? h("span", { class: "tag" }, "conceded") : null,
       winner ? " 🏆" : null);
   }));
 }
 
 function outcomeBox(view, seatName) {
   const { scores, winners } = view.outcome;
+  const conceded = view.outcome.conceded || [];
   const order = scores.map((score, seat) => ({ seat, score }))
-    .sort((a, b) => Number(winners.includes(b.seat)) - Number(winners.includes(a.seat)) || b.score - a.score);
+    .sort((a, b) => Number(conceded.includes(a.seat)) - Number(conceded.includes(b.seat))
+      || Number(winners.includes(b.seat)) - Number(winners.includes(a.seat)) || b.score - a.score);
   const names = winners.map((s) => (s === view.you ? "You" : seatName(s)));
   const headline = winners.includes(view.you) && winners.length === 1 ? "You win!"
     : `${names.join(" and ")} ${winners.length > 1 ? "share the win" : "wins"}!`;
@@ -192,7 +201,9 @@ function outcomeBox(view, seatName) {
     h("ol", { class: "scores" }, order.map(({ seat, score }) =>
       h("li", { class: winners.includes(seat) ? "winner" : "" },
         h("span", {}, seatName(seat), seat === view.you ? " (you)" : ""),
-        h("strong", { "data-testid": "score" }, score)))),
+        h("strong", { "data-testid": "score" }, conceded.includes(seat) ? `${score} · conceded` : score)))),
+    conceded.length ? h("p", { class: "muted", "data-testid": "conceded-note" },
+      conceded.map(seatName).join(" and "), " conceded.") : null,
     view.table?.seed ? h("p", { class: "muted small" }, "Seed revealed: ", h("code", {}, view.table.seed),
       " (its SHA-256 was published at the start: ", h("code", {}, view.table.seed_commitment), ")") : null,
     h("p", {}, h("a", { href: "/", "data-nav": true, class: "button primary" }, "Back to camp")));
