@@ -13,7 +13,7 @@ from app.config import Settings
 from app.db import Database
 from app.migrate import check_schema
 from app.services.games import Committed, SeatsCache, Snapshot, commit_move, load_snapshot
-from app.hubs import RELOAD, Watchers
+from app.hubs import RELOAD, Watchers, encode, event_notice
 from engine.registry import get_game
 
 # Seats of started games kept per process; they never change, so the cache is only bounded.
@@ -79,6 +79,18 @@ class Context:
         self.watchers.game_changed(game_id)
         self.bus.publish_soon(game_channel(game_id), f"{version}{RELOAD}")
         self.bots.kick(game_id)
+
+    def game_event(self, game_id: str, event: dict[str, Any]) -> None:
+        """Pass ``event`` (a chat line, a rematch) to every socket on the game, everywhere."""
+        text = encode(event)
+        self.watchers.game_event(game_id, text)
+        self.bus.publish_soon(game_channel(game_id), event_notice(self.instance_id, text))
+
+    def lobby_event(self, lobby_id: str, event: dict[str, Any]) -> None:
+        """Pass ``event`` (a chat line) to every socket on the lobby, everywhere."""
+        text = encode(event)
+        self.watchers.lobby_event(lobby_id, text)
+        self.bus.publish_soon(lobby_channel(lobby_id), event_notice(self.instance_id, text))
 
     async def lobby_changed(self, lobby_id: str) -> None:
         self.watchers.lobby_changed(lobby_id)

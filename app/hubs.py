@@ -20,6 +20,7 @@ import contextlib
 import dataclasses
 import json
 import logging
+from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +40,23 @@ log = logging.getLogger(__name__)
 # A notice "{version}" tells of a committed move; "{version}!" asks for a reload whatever the
 # version (a game started or aborted).
 RELOAD = "!"
+# "event:{instance}:{json}" carries a message for every socket (a chat line, a rematch); the
+# instance that sent it has handed it to its own sockets already.
+EVENT = "event:"
+# Events waiting for a slow socket: beyond this many, the oldest are dropped.
+EVENTS_KEPT = 100
+
+
+def event_notice(instance_id: str, text: str) -> str:
+    return f"{EVENT}{instance_id}:{text}"
+
+
+def foreign_event(message: str, instance_id: str) -> str | None:
+    """The event text of a notice from another instance; None for any other notice."""
+    if not message.startswith(EVENT):
+        return None
+    sender, _, text = message.removeprefix(EVENT).partition(":")
+    return text if sender != instance_id else ""
 
 
 class SlowClient(Exception):
@@ -57,6 +75,15 @@ class Socket:
         self.timeout = timeout
         self.lock = asyncio.Lock()
         self.wake = asyncio.Event()
+        self.events: deque[str] = deque(maxlen=EVENTS_KEPT)
+
+    def tell(self, text: str) -> None:
+        self.events.append(text)
+        self.wake.set()
+
+    async def send_events(self) -> None:
+        while self.events:
+            await self.send_text(self.events.popleft())
 
     async def send_text(self, text: str) -> None:
         async with self.lock:
@@ -86,6 +113,7 @@ class Connection(Socket):
         while True:
             await self.wake.wait()
             self.wake.clear()
+            await self.send_events()
             if hub.snap is None:
                 continue
             frame = hub.frame(self.seat)
@@ -181,7 +209,16 @@ class GameHub:
                 )
             )
 
+    def tell(self, text: str) -> None:
+        for conn in self.connections:
+            conn.tell(text)
+
     def notice(self, message: str) -> None:
+        event = foreign_event(message, self.ctx.instance_id)
+        if event is not None:
+            if event:
+                self.tell(event)
+            return
         if message == RESYNC:
             self.reload(resync=True)
             return
@@ -234,13 +271,18 @@ class LobbyConnection(Socket):
         super().__init__(ws, timeout)
         self.player_id = player_id
         self.base = base
+        self.sent: str | None = None
 
     async def write_updates(self, hub: LobbyHub) -> None:
         while True:
             await self.wake.wait()
             self.wake.clear()
+            await self.send_events()
             if hub.lobby is not None:
-                await self.send_text(hub.render(self.player_id, self.base))
+                text = hub.render(self.player_id, self.base)
+                if text != self.sent:
+                    self.sent = text
+                    await self.send_text(text)
 
 
 class LobbyHub:
@@ -298,10 +340,17 @@ class LobbyHub:
             finally:
                 listener.cancel()
 
+    def tell(self, text: str) -> None:
+        for conn in self.connections:
+            conn.tell(text)
+
     async def _listen(self, sub) -> None:
         async for message in sub:
+            event = foreign_event(message, self.ctx.instance_id)
+            if event:
+                self.tell(event)
             # This instance's own notices come back through Redis: it has reloaded already.
-            if message != self.ctx.instance_id:
+            elif event is None and message != self.ctx.instance_id:
                 self.reload()
 
 
@@ -395,6 +444,16 @@ class Watchers:
         hub = self._games.get(game_id)
         if hub is not None:
             hub.reload()
+
+    def game_event(self, game_id: str, text: str) -> None:
+        hub = self._games.get(game_id)
+        if hub is not None:
+            hub.tell(text)
+
+    def lobby_event(self, lobby_id: str, text: str) -> None:
+        hub = self._lobbies.get(lobby_id)
+        if hub is not None:
+            hub.tell(text)
 
     def lobby_changed(self, lobby_id: str) -> None:
         hub = self._lobbies.get(lobby_id)

@@ -81,6 +81,10 @@ class SeatOut(BaseModel):
     seat: int
     player: PlayerOut | None
     bot: str | None
+    reserved_for: str | None = Field(
+        default=None, description="a rematch keeps this free seat for this player id until"
+    )
+    reserved_until: Timestamp | None = Field(default=None, description="when the seat opens")
 
 
 class LobbyOut(BaseModel):
@@ -162,3 +166,32 @@ class AdminStateAt(BaseModel):
     game_id: str
     at: int
     state: dict[str, Any] = Field(description="the state after move `at`, replayed from the seed")
+
+
+class MyGame(BaseModel):
+    game_id: str
+    kind: str
+    title: str
+    status: str = Field(description="active, finished or aborted")
+    your_turn: bool = Field(description="the caller is among the seats to act now")
+    you: int = Field(description="the caller's seat")
+    seats: list[TableSeat]
+    winners: list[int] | None = Field(description="the winning seats, once finished")
+    updated_at: Timestamp
+
+
+class MyGames(BaseModel):
+    games: list[MyGame] = Field(
+        description="active games first (those where it is the caller's turn first), then "
+        "finished and aborted ones, latest first"
+    )
+    lobbies: list[LobbyOut] = Field(
+        description="the open lobbies the caller sits in or hosts; on the first page only"
+    )
+    next_before: str | None = Field(
+        description="pass as `before` for the next page; null on the last page"
+    )
+
+
+class Rename(PlayerCreate):
+    """The new display name."""

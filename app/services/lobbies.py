@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from datetime import UTC, timedelta
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import storable
-from app.models import Lobby, Player, Seat
+from app.models import Game, Lobby, Player, Seat, now
 from app.schemas import LobbyCreate, LobbyOut, PlayerOut, SeatOut
 from app.services.errors import Problem
 from app.services.games import create_game, new_id
@@ -18,6 +19,8 @@ from engine.registry import GAMES
 
 # No 0/o, 1/l/i: codes get read aloud and typed.
 INVITE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+# How long a rematch keeps a seat for each player of the old table.
+REMATCH_HOLD = timedelta(minutes=10)
 
 
 def invite_code() -> str:
@@ -34,6 +37,13 @@ class LobbySeats:
 
     def free_seats(self) -> list[Seat]:
         return [s for s, _ in self.seats if s.player_id is None and s.bot_level is None]
+
+    def open_to(self, player_id: str) -> list[Seat]:
+        """The free seats ``player_id`` may take: the one kept for them first, then those kept
+        for nobody (or no longer)."""
+        free = self.free_seats()
+        mine = [s for s in free if s.reserved_for == player_id]
+        return mine + [s for s in free if s.reserved_for is None or not reserved(s)]
 
     def out(self, viewer_id: str | None, base_url: str) -> LobbyOut:
         lobby = self.lobby
@@ -52,6 +62,8 @@ class LobbySeats:
                     seat=s.seat,
                     player=PlayerOut(id=p.id, name=p.name) if p is not None else None,
                     bot=s.bot_level,
+                    reserved_for=s.reserved_for if reserved(s) else None,
+                    reserved_until=s.reserved_until if reserved(s) else None,
                 )
                 for s, p in self.seats
             ],
@@ -157,14 +169,62 @@ def join(ls: LobbySeats, player: Player, *, by_code: bool) -> bool:
     """Seat ``player`` in the lowest free seat; False when already seated (nothing to do)."""
     if ls.seat_of(player.id) is not None:
         return False
-    if ls.lobby.private and not by_code:
+    kept = any(s.reserved_for == player.id and reserved(s) for s, _ in ls.seats)
+    if ls.lobby.private and not by_code and not kept:
         raise Problem(403, "This lobby is private: join it with its invite code.")
     _must_be_open(ls)
-    free = ls.free_seats()
+    free = ls.open_to(player.id)
     if not free:
         raise Problem(409, "The lobby is full.")
     free[0].player_id = player.id
     return True
+
+
+def reserved(seat: Seat) -> bool:
+    """Whether ``seat`` is still kept for the player of a rematch."""
+    until = seat.reserved_until
+    if seat.reserved_for is None or seat.player_id is not None or until is None:
+        return False
+    # SQLite gives times back without their (UTC) offset.
+    return (until if until.tzinfo else until.replace(tzinfo=UTC)) > now()
+
+
+async def rematch(session: AsyncSession, game_id: str, player: Player) -> tuple[str, int | None]:
+    """The lobby of a finished game's rematch, made by the first player to ask, who takes
+    their old seat; bots keep theirs, and each other player's seat is kept for them for
+    ``REMATCH_HOLD``. Later askers are seated there. Returns the lobby id and, when it is new, the game's version."""
+    game = await session.get(Game, game_id, with_for_update=True) if storable(game_id) else None
+    if game is None:
+        raise Problem(404, "No such game.")
+    old = await session.scalar(select(Lobby).where(Lobby.game_id == game_id))
+    seats = (await session.scalars(
+        select(Seat).where(Seat.lobby_id == old.id).order_by(Seat.seat)
+    )).all() if old else []
+    if not any(s.player_id == player.id for s in seats):
+        raise Problem(403, "Only the game's players can ask for a rematch.")
+    if game.status != "finished":
+        raise Problem(409, "A rematch follows a finished game.")
+    if game.rematch_lobby_id is not None:
+        ls = await load(session, game.rematch_lobby_id, for_update=True)
+        if ls.lobby.status == "open":
+            join(ls, player, by_code=True)
+        return ls.lobby.id, None
+    lobby = Lobby(
+        id=new_id(), game=old.game, options=old.options, seat_count=old.seat_count,
+        private=old.private, invite_code=invite_code(), host_id=player.id, status="open",
+    )
+    session.add(lobby)
+    await session.flush()
+    until = now() + REMATCH_HOLD
+    for s in seats:
+        mine = s.player_id == player.id
+        other = s.player_id if s.player_id is not None and not mine else None
+        session.add(Seat(
+            lobby_id=lobby.id, seat=s.seat, player_id=player.id if mine else None,
+            bot_level=s.bot_level, reserved_for=other, reserved_until=until if other else None,
+        ))
+    game.rematch_lobby_id = lobby.id
+    return lobby.id, game.version
 
 
 def leave(ls: LobbySeats, player: Player) -> None:

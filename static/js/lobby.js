@@ -118,7 +118,9 @@ export function lobbyPage(root, lobbyId) {
         }, "Remove");
       }
     } else {
-      who = h("span", { class: "muted" }, "Empty seat");
+      const kept = seat.reserved_for && seat.reserved_for !== me?.id;
+      who = h("span", { class: "muted", "data-testid": kept ? "kept-seat" : null },
+        kept ? "Kept for a player of the last game" : "Empty seat");
       if (host && lobby.status === "open") {
         const level = h("select", {
           "aria-label": `Bot level for seat ${seat.seat + 1}`, "data-testid": "bot-level",
@@ -128,7 +130,7 @@ export function lobbyPage(root, lobbyId) {
           "data-testid": "add-bot",
           onclick: () => act("POST", `/api/lobbies/${lobby.id}/bots`, { seat: seat.seat, level: level.value }),
         }, "Add bot"));
-      } else if (!seated && lobby.status === "open" && me) {
+      } else if (!seated && lobby.status === "open" && me && !kept) {
         controls = h("button", {
           class: "primary", onclick: () => act("POST", `/api/lobbies/${lobby.id}/join`),
         }, "Sit here");

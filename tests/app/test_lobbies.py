@@ -2,6 +2,8 @@ import threading
 
 import pytest
 
+UNRESERVED = {"reserved_for": None, "reserved_until": None}
+
 
 def test_create_lobby_defaults(live):
     ana = live.guest("Ana")
@@ -10,8 +12,8 @@ def test_create_lobby_defaults(live):
     assert lobby["private"] is True and lobby["status"] == "open" and lobby["game_id"] is None
     assert lobby["host_id"] == ana.id and lobby["you"] == 0
     assert lobby["seats"] == [
-        {"seat": 0, "player": {"id": ana.id, "name": "Ana"}, "bot": None},
-        {"seat": 1, "player": None, "bot": None},
+        {"seat": 0, "player": {"id": ana.id, "name": "Ana"}, "bot": None, **UNRESERVED},
+        {"seat": 1, "player": None, "bot": None, **UNRESERVED},
     ]
     assert lobby["invite_url"] == f"{live.url}/join/{lobby['invite_code']}"
 
@@ -171,10 +173,10 @@ def test_host_seats_and_removes_bots(live):
     lobby = live.lobby(ana, seats=3)
     r = ana.post(f"/api/lobbies/{lobby['id']}/bots", json={"seat": 2, "level": "heuristic"})
     assert r.status_code == 200
-    assert r.json()["seats"][2] == {"seat": 2, "player": None, "bot": "heuristic"}
+    assert r.json()["seats"][2] == {"seat": 2, "player": None, "bot": "heuristic", **UNRESERVED}
     r = ana.delete(f"/api/lobbies/{lobby['id']}/seats/2")
     assert r.status_code == 200
-    assert r.json()["seats"][2] == {"seat": 2, "player": None, "bot": None}
+    assert r.json()["seats"][2] == {"seat": 2, "player": None, "bot": None, **UNRESERVED}
     assert ana.delete(f"/api/lobbies/{lobby['id']}/seats/2").status_code == 409
 
 

@@ -3,7 +3,7 @@
 import dataclasses
 from typing import Any
 
-from fastapi import APIRouter, status
+from fastapi import APIRouter, Request, status
 
 from app.api.deps import ContextDep, CurrentPlayer, OptionalPlayer, SessionDep
 from app.schemas import (
@@ -11,11 +11,12 @@ from app.schemas import (
     ErrorBody,
     GameKind,
     GameState,
+    LobbyOut,
     MoveRequest,
     MoveResult,
     Unprocessable,
 )
-from app.services import games
+from app.services import games, lobbies
 from app.services.errors import Problem
 from engine.core import IllegalMove
 from engine.registry import GAMES
@@ -129,3 +130,33 @@ async def concede(game_id: str, ctx: ContextDep, player: CurrentPlayer) -> GameS
     async with ctx.db.session() as session:
         after = await ctx.snapshot(session, game_id)
     return GameState(game_id=game_id, version=after.version, view=after.view(seat))
+
+
+@router.post(
+    "/{game_id}/rematch",
+    summary="Play again",
+    description="On a finished game: a new lobby with the same game, options and seat count. "
+    "The first player to ask becomes its host in their old seat, bots sit in their old seats, "
+    "and every other player's seat is kept for them for ten minutes; they are told over the "
+    "game socket (`{\"type\":\"rematch\",\"lobby_id\"}`) and the view's "
+    "`table.rematch_lobby_id`. Asking again (anyone of the old table) gives the same lobby and "
+    "seats the caller in their kept seat.",
+    responses={
+        401: {"model": ErrorBody, "description": "no player token"},
+        403: {"model": ErrorBody, "description": "the caller did not play this game"},
+        404: {"model": ErrorBody},
+        409: {"model": ErrorBody, "description": "the game has not finished, or the lobby is full"},
+    },
+)
+async def rematch(
+    game_id: str, ctx: ContextDep, player: CurrentPlayer, request: Request
+) -> LobbyOut:
+    async with ctx.db.writing() as session:
+        lobby_id, version = await lobbies.rematch(session, game_id, player)
+    if version is not None:
+        ctx.game_event(game_id, {"type": "rematch", "lobby_id": lobby_id})
+        await ctx.game_changed(game_id, version)
+    await ctx.lobby_changed(lobby_id)
+    async with ctx.db.session() as session:
+        ls = await lobbies.load(session, lobby_id)
+    return ls.out(player.id, ctx.base_url(str(request.base_url)))

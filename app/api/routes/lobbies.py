@@ -117,8 +117,9 @@ async def get_lobby(
 @router.post(
     "/{lobby_id}/join",
     summary="Join a public lobby",
-    description="Takes the lowest free seat. Private lobbies are joined by invite code only "
-    "(403); a full lobby is 409; joining again while seated changes nothing.",
+    description="Takes the lowest free seat (the seat a rematch keeps for the caller first). "
+    "Private lobbies are joined by invite code only (403), except by a player a rematch keeps "
+    "a seat for; a full lobby is 409; joining again while seated changes nothing.",
     responses=ERRORS,
 )
 async def join(lobby_id: str, ctx: ContextDep, player: CurrentPlayer, request: Request) -> LobbyOut:

@@ -1,17 +1,20 @@
 """Guest players."""
 
-from fastapi import APIRouter, Request, Response, status
+from fastapi import APIRouter, Query, Request, Response, status
 
-from app.api.deps import ContextDep, CurrentPlayer
+from app.api.deps import ContextDep, CurrentPlayer, SessionDep
 from app.schemas import (
     UNREADABLE_BODY,
     ErrorBody,
+    MyGame,
+    MyGames,
     PlayerCreate,
     PlayerCreated,
     PlayerOut,
     Unprocessable,
 )
-from app.services import players
+from app.services import my_games, players
+from engine.registry import get_game
 
 router = APIRouter(prefix="/api/players", tags=["players"])
 
@@ -47,3 +50,45 @@ async def create_player(
 )
 async def me(player: CurrentPlayer) -> PlayerOut:
     return PlayerOut(id=player.id, name=player.name)
+
+
+@router.get(
+    "/me/games",
+    summary="My games",
+    description="The caller's games: active ones first (those where it is the caller's turn "
+    "first, then the latest moved), then the finished and aborted ones, latest first; and, on "
+    "the first page, the open lobbies the caller sits in. `limit` games per page; the next "
+    "page starts after the game whose id is given as `before` (the previous page's "
+    "`next_before`).",
+    responses={401: {"model": ErrorBody}, 422: {"model": Unprocessable}},
+)
+async def my_games_page(
+    session: SessionDep,
+    ctx: ContextDep,
+    player: CurrentPlayer,
+    request: Request,
+    limit: int = Query(20, ge=1, le=100),
+    before: str | None = Query(None, max_length=32, description="a game id: start after it"),
+) -> MyGames:
+    page, more = await my_games.games_page(session, player.id, limit, before)
+    seats = await my_games.seats_of(session, [m.row.id for m in page])
+    lobbies = [] if before else await my_games.open_lobbies(session, player.id)
+    base = ctx.base_url(str(request.base_url))
+    return MyGames(
+        games=[
+            MyGame(
+                game_id=m.row.id,
+                kind=m.row.kind,
+                title=get_game(m.row.kind).title,
+                status=m.row.status,
+                your_turn=m.your_turn,
+                you=m.you,
+                seats=seats[m.row.id],
+                winners=(m.row.outcome or {}).get("winners") if m.row.status == "finished" else None,
+                updated_at=m.row.updated_at,
+            )
+            for m in page
+        ],
+        lobbies=[ls.out(player.id, base) for ls in lobbies],
+        next_before=page[-1].row.id if more and page else None,
+    )
