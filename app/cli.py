@@ -26,6 +26,9 @@ def main(argv: list[str] | None = None) -> int:
         "--bots", nargs="+", default=["random"], help="bot level per seat (the last one repeats)"
     )
     simulate.add_argument("--seed", type=int, default=1, help="seed of the first game")
+    simulate.add_argument(
+        "--options", default="{}", help='table options as JSON, e.g. \'{"nature": true}\''
+    )
 
     args = parser.parse_args(argv)
     if args.command == "serve":
@@ -41,11 +44,18 @@ def main(argv: list[str] | None = None) -> int:
 
         upgrade()
     else:
-        return simulate_games(args.game, args.games, args.players, args.bots, args.seed)
+        return simulate_games(
+            args.game, args.games, args.players, args.bots, args.seed, args.options
+        )
     return 0
 
 
-def simulate_games(game_id: str, games: int, players: int | None, bots: list[str], seed: int) -> int:
+def simulate_games(
+    game_id: str, games: int, players: int | None, bots: list[str], seed: int, options: str = "{}"
+) -> int:
+    import json
+
+    from engine.core import IllegalMove
     from engine.playout import play_out
     from engine.registry import GAMES
 
@@ -65,6 +75,12 @@ def simulate_games(game_id: str, games: int, players: int | None, bots: list[str
     if games < 1:
         print("--games must be at least 1", file=sys.stderr)
         return 2
+    try:
+        table = json.loads(options)
+        game.options(table)
+    except (ValueError, IllegalMove) as exc:
+        print(f"--options: {getattr(exc, 'reason', exc)}", file=sys.stderr)
+        return 2
 
     wins: Counter[int] = Counter()
     shared = 0
@@ -72,7 +88,7 @@ def simulate_games(game_id: str, games: int, players: int | None, bots: list[str
     progress = Progress(games)
     started = time.perf_counter()
     for i in range(games):
-        result = play_out(game, players, seed + i, levels)
+        result = play_out(game, players, seed + i, levels, table)
         winners = game.outcome(result.state).winners
         wins.update(winners)
         shared += len(winners) > 1
@@ -81,7 +97,8 @@ def simulate_games(game_id: str, games: int, players: int | None, bots: list[str
     elapsed = time.perf_counter() - started
     progress.close()
 
-    print(f"{game.title}: {games} games, {players} players, bots {' '.join(levels)}")
+    print(f"{game.title}: {games} games, {players} players, bots {' '.join(levels)}"
+          + (f", options {options}" if table else ""))
     print(f"games/s        {games / elapsed:,.1f}")
     print(f"steps/s        {steps / elapsed:,.0f}")
     print(f"average length {steps / games:,.1f} moves")

@@ -8,6 +8,7 @@ from typing import ClassVar
 
 from engine.core import Bot, Game, Outcome, check_players, random_bot
 from engine.pinetop import rules, turn
+from engine.pinetop.bot import heuristic_bot
 from engine.pinetop.cards import catalog
 from engine.pinetop.labels import describe
 from engine.pinetop.moves import Move, move_adapter
@@ -23,7 +24,7 @@ class PinetopGame(Game[PinetopState, Move]):
     Options = Options
     State = PinetopState
     move_adapter = move_adapter
-    bots: ClassVar[dict[str, Bot]] = {"random": random_bot}
+    bots: ClassVar[dict[str, Bot]] = {"random": random_bot, "heuristic": heuristic_bot}
 
     def setup(self, players: int, options: Options, seed: int) -> PinetopState:
         check_players(self, players)

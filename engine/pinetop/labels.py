@@ -32,6 +32,11 @@ def _side(slot: int) -> str:
     return "left" if slot < 2 else "right"
 
 
+def _slot(slot: int) -> str:
+    """Two cards lie on each side of the deck: the outer one and the inner one."""
+    return f"{_side(slot)}, {'outer' if slot in (0, 3) else 'inner'}"
+
+
 def describe(s: PinetopState, seat: int, move: Move) -> str:
     name = rules.card_name
     if isinstance(move, DrawDeck):
@@ -39,7 +44,7 @@ def describe(s: PinetopState, seat: int, move: Move) -> str:
     if isinstance(move, Take):
         card = s.face_up[move.slot]
         verb = "Take" if s.phase != "power" else f"{PATCHES[s.power.patch].name}: take"
-        return f"{verb} {card_label(card)} from the {_side(move.slot)}"
+        return f"{verb} {card_label(card)} ({_slot(move.slot)})"
     if isinstance(move, Refresh):
         return "Discard the three matching face-up cards and turn up new ones"
     if isinstance(move, Stop):

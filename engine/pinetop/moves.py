@@ -24,7 +24,8 @@ class DrawDeck(_Move):
 
 
 class Take(_Move):
-    """Take a face-up supply card: slots 0 and 1 are left of the deck, 2 and 3 right of it."""
+    """Take a face-up supply card: slots 0 (outer) and 1 (inner) lie left of the deck, 2
+    (inner) and 3 (outer) right of it."""
 
     type: Literal["take"] = "take"
     slot: int = Field(ge=0, le=3)

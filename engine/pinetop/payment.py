@@ -17,20 +17,30 @@ TENT = "tent:"
 
 Slot = frozenset[str] | None  # None: meets anything
 
+# What makes cards interchangeable for a payment: their supplies (or their tent) and wildness.
+COST_SIGNATURE = [(c.suits, c.wild) for c in SUPPLY]
+TENT_SIGNATURE = [(c.tent or "", c.wild) for c in SUPPLY]
 
-def _slots(card: int, tents: bool, greys: frozenset[str]) -> tuple[Slot, ...]:
-    c = SUPPLY[card]
+
+def _slots(sig: tuple, tents: bool, greys: frozenset[str]) -> list[Slot]:
     if tents:
-        return (None,) if c.wild else (frozenset({TENT + c.tent, ANY}),)
-    slots: list[Slot] = [frozenset({s, ANY} | greys) for s in c.suits]
-    if c.wild:
+        tent, wild = sig
+        return [None] if wild else [frozenset({TENT + tent, ANY})]
+    suits, wild = sig
+    slots: list[Slot] = [frozenset({s, ANY} | greys) for s in suits]
+    if wild:
         slots.append(None)
-    return tuple(slots)
+    return slots
 
 
-def _signature(card: int, tents: bool) -> tuple:
-    c = SUPPLY[card]
-    return (c.tent or "", c.wild) if tents else (c.suits, c.wild)
+def key(cards: list[int], tents: bool) -> tuple:
+    """The cards as a sorted tuple of signatures: equal for interchangeable hands."""
+    table = TENT_SIGNATURE if tents else COST_SIGNATURE
+    return tuple(sorted(table[c] for c in cards))
+
+
+def is_tents(reqs: tuple[str, ...]) -> bool:
+    return bool(reqs) and reqs[0].startswith(TENT)
 
 
 def needed(reqs: tuple[str, ...], paid: list[int], hand: list[int],
@@ -38,25 +48,24 @@ def needed(reqs: tuple[str, ...], paid: list[int], hand: list[int],
     """The fewest hand cards that, with every card of ``paid``, meet ``reqs``; None: impossible.
 
     ``greys``: the supplies any card may stand for (grey patches)."""
-    tents = any(r.startswith(TENT) for r in reqs)
-    paid_sigs = tuple(sorted(_signature(c, tents) for c in paid))
-    hand_sigs = tuple(sorted(_signature(c, tents) for c in hand))
-    rep = {_signature(c, tents): c for c in (*paid, *hand)}
-    return _needed(tuple(sorted(reqs, key=lambda r: (r == ANY, r))), paid_sigs, hand_sigs,
-                   tents, greys, tuple(sorted(rep.items())))
+    tents = is_tents(reqs)
+    return needed_by_key(reqs, key(paid, tents), key(hand, tents), greys)
+
+
+def needed_by_key(reqs: tuple[str, ...], paid_key: tuple, hand_key: tuple,
+                  greys: frozenset[str]) -> int | None:
+    """``needed`` for hands already turned into keys (see ``key``)."""
+    order = tuple(sorted(reqs, key=lambda r: (r == ANY, r)))
+    return _needed(order, paid_key, hand_key, is_tents(reqs), greys)
 
 
 @lru_cache(maxsize=65536)
-def _needed(reqs, paid_sigs, hand_sigs, tents, greys, reps) -> int | None:
-    rep = dict(reps)
+def _needed(reqs, paid_sigs, hand_sigs, tents, greys) -> int | None:
     # Every card as [signature, free slots, is_paid, used]; hand cards of one signature are
-    # interchangeable, so a new one is only ever taken in list order.
-    cards = [[sig, list(_slots(rep[sig], tents, greys)), True, False] for sig in paid_sigs]
-    cards += [[sig, list(_slots(rep[sig], tents, greys)), False, False] for sig in hand_sigs]
+    # interchangeable, so only the first unused one of a signature is ever tried.
+    cards = [[sig, _slots(sig, tents, greys), True, False] for sig in paid_sigs]
+    cards += [[sig, _slots(sig, tents, greys), False, False] for sig in hand_sigs]
     best = [None]
-
-    def fits(slot: Slot, req: str) -> bool:
-        return slot is None or req in slot
 
     def dfs(i: int, hand_used: int) -> None:
         if best[0] is not None and hand_used >= best[0]:

@@ -9,18 +9,17 @@ rulebook is silent are listed in docs/rules/camp-pinetop.md.
 
 from __future__ import annotations
 
-from engine.core import IllegalMove, Outcome, Rng
+from engine.core import Outcome, Rng
 from engine.pinetop import nature, supply
 from engine.pinetop.board import GRID, entry_edge, neighbours, on_edge, toward
-from engine.pinetop.cards import (ANY, BADGER, BASE_SUPPLY, BEAVER, BLUE, COLOURS, DOUBLE_SUPPLY,
-                                  EAGLE, ELK, GREEN, GREY, MAP_CARDS, MAP_IDS_OF, MASTERIES,
-                                  MASTERIES_IN_PLAY, OTTER, PATCHES, RANKS, SUPPLY, TROUT)
+from engine.pinetop.cards import (ANY, BASE_SUPPLY, BEAVER, BLUE, COLOURS, DOUBLE_SUPPLY, ELK,
+                                  MAP_CARDS, MAP_IDS_OF, MASTERIES, MASTERIES_IN_PLAY, OTTER,
+                                  PATCHES, RANKS, SUPPLY)
 from engine.pinetop.mastery import claimable
 from engine.pinetop.moves import (Befriend, Claim, Discard, DrawDeck, Give, Move, MoveCamper,
                                   Pass, Pay, Place, Refresh, Skip, Step, Stop, Take)
-from engine.pinetop.payment import TENT, can_pay, needed
-from engine.pinetop.state import (SEAT_NAMES, Borrowed, Options, Pending, PinetopState,
-                                  Power)
+from engine.pinetop.payment import TENT, key, needed, needed_by_key
+from engine.pinetop.state import SEAT_NAMES, Options, PinetopState
 
 CAMPERS = 4
 STARTING_HANDS = {2: (5, 6), 3: (5, 6, 7), 4: (5, 6, 6, 7), 5: (5, 6, 6, 6, 7)}
@@ -207,6 +206,22 @@ def legal_moves(s: PinetopState, seat: int) -> list[Move]:
     return _LEGAL[s.phase](s, seat)
 
 
+def is_legal(s: PinetopState, seat: int, move: Move) -> bool:
+    """``move in legal_moves(s, seat)``, working out only the moves of its kind."""
+    if seat not in to_act(s):
+        return False
+    if s.phase == "action" and not s.refreshed:
+        if isinstance(move, (DrawDeck, Take)):
+            return move in _draws(s)
+        if isinstance(move, MoveCamper):
+            return move.patch and move in _travels(s, seat, patch=True)
+        if isinstance(move, Place):
+            return move in _placements(s, seat)
+        if isinstance(move, Befriend):
+            return s.friendship[seat] == "held" and move in _friendship_uses(s, seat)
+    return move in _LEGAL[s.phase](s, seat)
+
+
 def _legal_setup(s: PinetopState, seat: int) -> list[Move]:
     if s.pending is not None:
         return _legal_gift(s, seat)
@@ -269,12 +284,15 @@ def crossed(s: PinetopState, start: int, to: int, tower: bool) -> str:
 def _travels(s: PinetopState, seat: int, patch: bool) -> list[Move]:
     hand = s.hands[seat]
     moves: list[Move] = []
+    g = greys(s, seat)
+    hand_key = key(hand, False)
     for a, b, tower in routes(s, seat):
         _, gifts = gifts_due(s, seat, b)
         if patch:
             if not can_gain(s, seat, crossed(s, a, b, tower)):
                 continue
-            if not can_pay(patch_cost(s, seat, b), hand, gifts, greys(s, seat)):
+            n = needed_by_key(patch_cost(s, seat, b), (), hand_key, g)
+            if n is None or len(hand) - n < gifts:
                 continue
         elif len(hand) < gifts:
             continue
@@ -290,11 +308,14 @@ def can_gain(s: PinetopState, seat: int, patch: str) -> bool:
 def _placements(s: PinetopState, seat: int) -> list[Move]:
     if not s.campers_left[seat]:
         return []
+    hand = s.hands[seat]
+    hand_key = key(hand, True)
     moves: list[Move] = []
     for p in range(len(s.grid)):
         if placeable(s, p):
             _, gifts = gifts_due(s, seat, p)
-            if can_pay(tent_cost(s, seat, p), s.hands[seat], gifts):
+            n = needed_by_key(tent_cost(s, seat, p), (), hand_key, frozenset())
+            if n is not None and len(hand) - n >= gifts:
                 moves.append(PLACE[p])
     return moves
 

@@ -14,13 +14,13 @@ from engine.pinetop.moves import (Befriend, Claim, Discard, DrawDeck, Give, Move
                                   Pass, Pay, Place, Skip, Step, Stop, Take)
 from engine.pinetop.payment import needed
 from engine.pinetop.rules import (GREEN_POWER, card_name, crossed, gifts_due, greys, hand_limit,
-                                  legal_moves, level, name, patch_cost, power_options,
+                                  is_legal, level, name, patch_cost, power_options,
                                   tent_cost)
 from engine.pinetop.state import Borrowed, Pending, PinetopState, Power
 
 
 def apply(s: PinetopState, seat: int, move: Move) -> PinetopState:
-    if move not in legal_moves(s, seat):
+    if not is_legal(s, seat, move):
         raise IllegalMove(reason(s, seat, move))
     s = s.clone()
     _STEP[s.phase](s, seat, move)

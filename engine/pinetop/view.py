@@ -23,7 +23,8 @@ never which.
       "supply": {
           "deck": int,               # cards left, never their order
           "discard": int, "discard_top": card | None,
-          "face_up": [card | None] * 4,   # slots 0, 1 left of the deck; 2, 3 right of it
+          "face_up": [card | None] * 4,   # left of the deck: 0 outer, 1 inner;
+                                          # right of it: 2 inner, 3 outer
       },
       "masteries": [{"key": str,     # catalog["masteries"] by key
                      "spots": [{"patch": str, "seat": seat | None}] * 4}],

@@ -1,13 +1,16 @@
-"""Seeded bot games at every player count and module choice: all finish, cards conserved."""
+"""300 seeded random games at 2-5 players with random modules: every game finishes, every
+card and camper is accounted for at every step, no view shows another hand or the deck's
+order, and ``apply`` never changes the state it is given."""
 
+import json
 import random
 
-from engine.core import full_view, play
+from engine.core import full_view
 from engine.pinetop import GAME
-from engine.pinetop.cards import SUPPLY
-from engine.playout import play_out
 
-GAMES = 24
+GAMES = 300
+VIEW_EVERY = 8  # views of every seat are checked at every eighth step
+FROZEN_EVERY = 40  # the state given to apply is compared before and after at every 40th step
 
 
 def all_cards(s) -> list[int]:
@@ -18,18 +21,69 @@ def all_cards(s) -> list[int]:
     return cards
 
 
-def test_random_games_finish_with_every_card_accounted_for():
+def check_views(s) -> None:
+    deck = json.dumps(s.deck)[1:-1]
+    for seat in (None, *range(s.players)):
+        v = GAME.view(s, seat)
+        for x in v["seats"]:
+            assert (x["hand"] is None) == (x["seat"] != seat)
+            assert x["hand_count"] == len(s.hands[x["seat"]])
+        text = json.dumps(v)
+        assert v["supply"]["deck"] == len(s.deck) and str(s.rng.state) not in text
+        if len(s.deck) >= 3:
+            ids = json.dumps([c for c in _ids(v)])
+            assert deck not in ids
+
+
+def _ids(v):
+    """Every supply card id a view shows, in order."""
+    def walk(x):
+        if isinstance(x, dict):
+            if "suits" in x and "id" in x:
+                yield x["id"]
+            for y in x.values():
+                yield from walk(y)
+        elif isinstance(x, list):
+            for y in x:
+                yield from walk(y)
+    return list(walk(v))
+
+
+def test_random_games_finish_with_everything_accounted_for():
+    lengths = []
     for seed in range(GAMES):
         rng = random.Random(seed)
         players = 2 + seed % 4
         options = {k: rng.random() < 0.5 for k in ("friendship", "nature", "tower")}
         expected = 78 if options["tower"] else 68
-
-        def conserved(s):
+        s = GAME.setup(players, GAME.options(options), seed)
+        step = 0
+        while GAME.outcome(s) is None:
+            seat = GAME.to_act(s)[0]
+            legal = GAME.legal_moves(s, seat)
+            assert legal, (seed, s.phase)
+            move = legal[rng.randrange(len(legal))]
+            before = s.model_dump() if step % FROZEN_EVERY == 0 else None
+            after = GAME.apply(s, seat, move)
+            if before is not None:
+                assert s.model_dump() == before
+            s = after
             cards = all_cards(s)
             assert len(cards) == expected and len(set(cards)) == expected
-            assert sum(len(c) for c in s.campers) + sum(s.campers_left) == 4 * players
+            assert sum(map(len, s.campers)) + sum(s.campers_left) == 4 * players
+            if step % VIEW_EVERY == 0:
+                check_views(s)
+            step += 1
+        assert s.rank[s.winner] == 4 and GAME.outcome(s).winners == [s.winner]
+        lengths.append(step)
+    assert max(lengths) < 2000
 
-        result = play_out(GAME, players, seed, ["random"] * players, options, on_step=conserved)
-        assert GAME.outcome(result.state).winners == [result.state.winner]
-        assert result.state.rank[result.state.winner] == 4
+
+def test_the_acting_seat_sees_labels_for_every_legal_move():
+    s = GAME.setup(3, GAME.options({"friendship": True, "nature": True, "tower": True}), 9)
+    rng = random.Random(9)
+    while GAME.outcome(s) is None:
+        seat = GAME.to_act(s)[0]
+        v = full_view(GAME, s, seat)
+        assert len({m["label"] for m in v["legal_moves"]}) == len(v["legal_moves"])
+        s = GAME.apply(s, seat, rng.choice(GAME.legal_moves(s, seat)))

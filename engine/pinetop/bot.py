@@ -1,0 +1,143 @@
+"""The heuristic Camp Pinetop bot: it sees only its view (and the printed components).
+
+It values a patch by how much closer it brings the bot to every rank still ahead (the
+columns' missing patches plus the missing advanced ones), takes the best patch move it can
+afford, otherwise places campers while it has fewer than three out, otherwise draws. It pays
+and gives away the cards it needs least: plain cards before doubles, wilds last.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.pinetop.cards import COLOURS, MAP_CARDS, PATCHES, RANKS
+from engine.pinetop.board import entry_edge, toward
+
+CAMPERS_WANTED = 3
+
+
+def _distance(held: dict[str, bool], rank: int) -> int:
+    """Patches still missing for ``rank``: the nearest column, plus advanced patches."""
+    r = RANKS[rank]
+    counts = {c: sum(1 for k in held if PATCHES[k].colour == c) for c in COLOURS}
+    column = min((sum(max(0, n - counts[c]) for c, n in col.items()) for col in r.columns),
+                 default=0)
+    return column + max(0, r.advanced - sum(held.values()))
+
+
+def _progress(held: dict[str, bool], rank: int) -> int:
+    return sum(_distance(held, r) * (2 if r == rank + 1 else 1) for r in range(rank + 1, 5))
+
+
+def patch_value(held: dict[str, bool], rank: int, patch: str) -> float:
+    after = dict(held)
+    after[patch] = patch in held
+    gain = _progress(held, rank) - _progress(after, rank)
+    return gain + (0.5 if PATCHES[patch].colour == "green" else 0.0)
+
+
+def _card_worth(card: dict) -> float:
+    return 3.0 if card["wild"] else 1.0 + len(card["suits"]) - 1
+
+
+def heuristic_bot(view: dict, legal: list, rng: random.Random):
+    me = view["seats"][view["you"]]
+    phase = view["phase"]
+    moves = [m["move"] for m in view["legal_moves"]]
+    pick = _CHOOSE.get(phase, _first)(view, me, moves)
+    return legal[moves.index(pick)] if pick in moves else legal[rng.randrange(len(legal))]
+
+
+def _first(view: dict, me: dict, moves: list[dict]) -> dict:
+    return moves[0]
+
+
+def _held(me: dict) -> dict[str, bool]:
+    return {p["patch"]: p["advanced"] for p in me["patches"]}
+
+
+def _crossed(view: dict, move: dict) -> str:
+    cols = view["grid"]["cols"]
+    before = toward(cols, move["start"], view["tower"]) if move["tower"] else move["start"]
+    card = MAP_CARDS[view["map"][move["to"]]["card"]]
+    return card.edges[entry_edge(cols, before, move["to"])]
+
+
+def _gifts(view: dict, pos: int) -> int:
+    return len(set(view["map"][pos]["campers"]) - {view["you"]})
+
+
+def _action(view: dict, me: dict, moves: list[dict]) -> dict:
+    held = _held(me)
+    best, best_score = None, 0.0
+    for m in moves:
+        if m["type"] == "move" and m["patch"]:
+            card = MAP_CARDS[view["map"][m["to"]]["card"]]
+            score = (patch_value(held, me["rank"], _crossed(view, m))
+                     - 0.3 * _gifts(view, m["to"]) - 0.1 * len(card.cost))
+            if score > best_score:
+                best, best_score = m, score
+    if best is not None:
+        return best
+    out = sum(1 for c in view["map"] for x in c["campers"] if x == view["you"])
+    places = [m for m in moves if m["type"] == "place"]
+    if places and out < CAMPERS_WANTED:
+        return min(places, key=lambda m: _gifts(view, m["to"]))
+    return _draw(view, me, moves)
+
+
+def _draw(view: dict, me: dict, moves: list[dict]) -> dict:
+    """A face-up wild first, then a face-up double, else the deck."""
+    face_up = view["supply"]["face_up"]
+    takes = [m for m in moves if m["type"] == "take"]
+    for m in takes:
+        if face_up[m["slot"]]["wild"] and not view["turn_state"]["drawn"]:
+            return m
+    for m in takes:
+        if face_up[m["slot"]]["double"]:
+            return m
+    for m in moves:
+        if m["type"] == "draw_deck":
+            return m
+    return takes[0] if takes else next((m for m in moves if m["type"] == "stop"), moves[0])
+
+
+def _cheapest(view: dict, me: dict, moves: list[dict]) -> dict:
+    """Pay, give or discard the card worth least, the one held most often first."""
+    hand = {c["id"]: c for c in me["hand"]}
+    held = {}
+    for c in me["hand"]:
+        for s in c["suits"]:
+            held[s] = held.get(s, 0) + 1
+    return min(moves, key=lambda m: (_card_worth(hand[m["card"]]),
+                                     -max((held[s] for s in hand[m["card"]]["suits"]),
+                                          default=0)))
+
+
+def _claim(view: dict, me: dict, moves: list[dict]) -> dict:
+    held = _held(me)
+    patches = {m["key"]: [s["patch"] for s in m["spots"]] for m in view["masteries"]}
+    return max(moves, key=lambda m: patch_value(held, me["rank"],
+                                                 patches[m["mastery"]][m["spot"]]))
+
+
+def _power(view: dict, me: dict, moves: list[dict]) -> dict:
+    real = [m for m in moves if m["type"] != "skip"]
+    if not real:
+        return moves[0]
+    if real[0]["type"] == "take":
+        return _draw(view, me, real)
+    if real[0]["type"] == "place":
+        return min(real, key=lambda m: _gifts(view, m["to"]))
+    return real[0]
+
+
+_CHOOSE = {
+    "action": _action,
+    "draw": _draw,
+    "gift": _cheapest,
+    "pay": _cheapest,
+    "discard": _cheapest,
+    "mastery": _claim,
+    "power": _power,
+}

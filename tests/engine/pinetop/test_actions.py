@@ -1,0 +1,204 @@
+"""Each action's restrictions, setup, and the hand limit."""
+
+import pytest
+
+from engine.core import IllegalMove
+from engine.pinetop import GAME
+from engine.pinetop.cards import MAP_CARDS, SUPPLY
+from engine.pinetop.rules import STARTING_HANDS
+
+from .conftest import BLUE, RED, YELLOW, arrange, do, legal, set_face_up
+
+DECK = {"type": "draw_deck"}
+
+
+def take(slot):
+    return {"type": "take", "slot": slot}
+
+
+def move(start, to, patch=False, tower=False):
+    return {"type": "move", "start": start, "to": to, "patch": patch, "tower": tower}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_setup_by_player_count(players):
+    s = GAME.setup(players, GAME.options({}), 3)
+    cols = 3 if players <= 3 else 4
+    assert (s.cols, s.rows, len(s.grid)) == (cols, 4, cols * 4)
+    colours = [MAP_CARDS[c].colour for c in s.grid]
+    expected = (4, 4, 4) if players <= 3 else (6, 5, 5)
+    assert tuple(colours.count(c) for c in ("green", "blue", "grey")) == expected
+    assert [len(h) for h in s.hands] == list(STARTING_HANDS[players])
+    assert len(s.masteries) == 4 and all(x is not None for x in s.face_up)
+    assert len(s.deck) + sum(map(len, s.hands)) + 4 == 68
+    assert s.phase == "setup" and s.active == 0
+
+
+def test_a_blue_card_always_lies_inside():
+    inside = {4, 7}  # the 3 × 4 grid's inside cards
+    for seed in range(60):
+        s = GAME.setup(2, GAME.options({}), seed)
+        assert any(MAP_CARDS[s.grid[p]].colour == "blue" for p in inside)
+
+
+def test_setup_placements_in_turn_order_pay_the_occupants():
+    s = GAME.setup(3, GAME.options({}), 5)
+    s = do(s, {"type": "place", "to": 4})
+    assert s.active == BLUE and s.phase == "setup"
+    s = do(s, {"type": "place", "to": 4})
+    gifts = legal(s)
+    assert gifts and all(m["type"] == "give" and m["to"] == RED for m in gifts)
+    s = do(s, gifts[0])
+    assert len(s.hands[RED]) == 6 and len(s.hands[BLUE]) == 5
+    s = do(s, {"type": "place", "to": 0})
+    assert s.turn == 1 and s.active == RED and s.phase == "action"
+    assert s.campers_left == [3, 3, 3]
+
+
+def test_draw_two_from_the_deck():
+    s = arrange()
+    n = len(s.hands[RED])
+    s = do(do(s, DECK), DECK)
+    assert len(s.hands[RED]) == n + 2 and s.active == BLUE
+
+
+def test_never_both_sides_and_a_face_up_card_is_replaced():
+    s = arrange()
+    set_face_up(s, "wood", "water", "food", "rope")
+    s = do(s, take(0))
+    assert s.face_up[0] is not None and s.draw_side == "left"
+    assert take(1) in legal(s) and take(2) not in legal(s) and take(3) not in legal(s)
+    with pytest.raises(IllegalMove, match="both sides"):
+        do(s, take(2))
+    assert DECK in legal(s)
+
+
+def test_deck_then_either_side():
+    s = arrange()
+    set_face_up(s, "wood", "water", "food", "rope")
+    s = do(s, DECK)
+    assert {take(i)["slot"] for i in range(4)} == {m["slot"] for m in legal(s) if m["type"] == "take"}
+
+
+def test_a_face_up_wild_only_alone():
+    s = arrange()
+    set_face_up(s, "wild", "water", "food", "rope")
+    after_one = do(s, take(1))
+    assert take(0) not in legal(after_one)
+    with pytest.raises(IllegalMove, match="only card"):
+        do(after_one, take(0))
+    s = do(s, take(0))
+    assert s.active == BLUE  # the wild ended the draw
+
+
+def test_stop_after_one_card():
+    s = arrange()
+    s = do(s, DECK)
+    assert {"type": "stop"} in legal(s)
+    s = do(s, {"type": "stop"})
+    assert s.active == BLUE
+
+
+def test_refresh_three_matching_face_up_cards_then_draw():
+    s = arrange()
+    set_face_up(s, "wood", "water", "wood", "wood")
+    assert {"type": "refresh"} in legal(s)
+    old = list(s.face_up)
+    s = do(s, {"type": "refresh"})
+    assert s.face_up[1] == old[1] and all(s.face_up[i] != old[i] for i in (0, 2, 3))
+    assert {old[i] for i in (0, 2, 3)} <= set(s.discard)
+    assert all(m["type"] in ("draw_deck", "take") for m in legal(s))
+
+
+def test_no_refresh_without_three_matching():
+    s = arrange()
+    set_face_up(s, "wood", "water", "wood", "rope")
+    assert {"type": "refresh"} not in legal(s)
+
+
+def test_draw_and_move_moves_without_a_patch():
+    s = arrange(campers={4: [RED]}, hands={RED: []})
+    assert move(4, 5) not in legal(s)
+    with pytest.raises(IllegalMove, match="Draw a card first"):
+        do(s, move(4, 5))
+    s = do(s, DECK)
+    assert move(4, 5) in legal(s) and move(4, 5, patch=True) not in legal(s)
+    s = do(s, move(4, 5))
+    assert s.campers[5] == [RED] and s.patches[RED] == {} and s.active == BLUE
+
+
+def test_moves_are_orthogonal_only():
+    s = arrange(campers={4: [RED]}, hands={RED: ["wild"] * 4})
+    s.hands[RED] = [c.id for c in SUPPLY if c.wild and not c.suits]
+    destinations = {m["to"] for m in legal(s) if m["type"] == "move"}
+    assert destinations <= {1, 3, 5, 7} and destinations
+    with pytest.raises(IllegalMove):
+        do(s, move(4, 0, patch=True))
+
+
+def test_a_patch_move_needs_the_cost():
+    s = arrange(grid={1: "Penelope's Landing"}, campers={0: [RED]}, hands={RED: ["wood", "food"]})
+    assert move(0, 1, patch=True) not in legal(s)
+    s = arrange(grid={1: "Penelope's Landing"}, campers={0: [RED]},
+                hands={RED: ["wood", "water", "food"]})
+    assert move(0, 1, patch=True) in legal(s)
+    s = do(s, move(0, 1, patch=True))
+    food = s.hands[RED][2]
+    with pytest.raises(IllegalMove, match="does not help"):
+        do(s, {"type": "pay", "card": food})
+
+
+def test_one_gift_per_player_however_many_campers():
+    s = arrange(players=3, grid={1: "Penelope's Landing"},
+                campers={0: [RED], 1: [BLUE, BLUE, YELLOW]},
+                hands={RED: ["wood", "water", "food", "rope"]})
+    s = do(s, move(0, 1, patch=True))
+    assert s.pending.gifts == 2 and s.pending.owed == (BLUE, YELLOW)
+
+
+def test_gifts_must_be_affordable():
+    s = arrange(players=3, grid={1: "Penelope's Landing"}, campers={0: [RED], 1: [BLUE, YELLOW]},
+                hands={RED: ["wood", "water", "food"]})
+    assert move(0, 1, patch=True) not in legal(s)
+
+
+def test_an_advanced_patch_cannot_be_gained_again():
+    s = arrange(grid={1: "Penelope's Landing"}, campers={0: [RED]},
+                hands={RED: ["wood", "water"]}, patches={RED: {"trailblazer": True}})
+    assert move(0, 1, patch=True) not in legal(s)
+    s.patches[RED] = {"trailblazer": False}
+    s = do(s, move(0, 1, patch=True))
+    for card in list(s.hands[RED]):
+        s = do(s, {"type": "pay", "card": card})
+    assert s.patches[RED] == {"trailblazer": True}
+    assert "Red's Trailblazer turns advanced." in [e.text for e in s.log]
+
+
+def test_placing_needs_a_matching_tent_pair_and_a_camper_left():
+    s = arrange(grid={4: "Blue Jug Lodge"}, campers={0: [RED]},
+                hands={RED: ["wood/green", "food/blue"]})
+    assert {"type": "place", "to": 4} not in legal(s)
+    s = arrange(grid={4: "Blue Jug Lodge"}, campers={0: [RED, RED, RED, RED]},
+                hands={RED: ["wood/green", "food/green"]})
+    assert s.campers_left[RED] == 0
+    assert all(m["type"] != "place" for m in legal(s))
+
+
+def test_hand_limit_at_the_end_of_the_turn():
+    s = arrange(hands={RED: ["wood"] * 8})
+    s = do(do(s, DECK), DECK)
+    assert s.phase == "discard" and s.active == RED
+    s = do(s, legal(s)[0])
+    assert s.phase == "discard"
+    s = do(s, legal(s)[0])
+    assert len(s.hands[RED]) == 8 and s.active == BLUE
+
+
+def test_illegal_moves_leave_the_state_alone():
+    s = arrange()
+    before = s.model_dump()
+    with pytest.raises(IllegalMove, match="not your turn"):
+        do(s, DECK, seat=BLUE)
+    with pytest.raises(IllegalMove):
+        do(s, {"type": "pay", "card": 3})
+    assert s.model_dump() == before

@@ -1,0 +1,145 @@
+"""Every mastery card's condition, claims first come first served, and every rank step."""
+
+import pytest
+
+from engine.pinetop.cards import MAP_CARDS
+from engine.pinetop.mastery import CONDITIONS, claimable
+from engine.pinetop.turn import meets
+
+from .conftest import BLUE, RED, YELLOW, arrange, do, legal
+
+G3 = {"trailblazer": False, "forager": False, "campfire": False}
+B4 = {"pack_mule": False, "good_neighbor": False, "shelter_builder": False,
+      "supply_runner": False}
+Y3 = {"woodsman": False, "water_bearer": False, "camp_cook": False}
+
+
+def colour_spots(s, colour, n):
+    return [p for p, c in enumerate(s.grid) if MAP_CARDS[c].colour == colour][:n]
+
+
+# key: (what makes it true, what falls just short); each a function of a fresh 3-player table
+# returning campers, patches and rank for Red.
+CASES = {
+    "basics": ({"patches": G3}, {"patches": {"trailblazer": False, "forager": True}}),
+    "bushwhacker": ({"campers": {0: [RED], 2: [RED], 11: [RED]}},
+                    {"campers": {0: [RED], 4: [RED], 11: [RED]}}),
+    "camping_cooperation": ({"campers": {4: [RED, RED, BLUE]}},
+                            {"campers": {4: [RED, RED, BLUE, YELLOW]}}),
+    "cookie_seller": ({"campers": {4: [RED, BLUE], 6: [YELLOW, RED]}},
+                      {"campers": {4: [RED, BLUE], 6: [RED]}}),
+    "frontier": ({"campers": {0: [RED], 2: [RED], 9: [RED], 11: [RED]}},
+                 {"campers": {0: [RED], 2: [RED], 9: [RED], 10: [RED]}}),
+    "ghost_story": ({"campers": {4: [RED, BLUE, BLUE, YELLOW]}},
+                    {"campers": {4: [RED, BLUE, YELLOW], 5: [BLUE]}}),
+    "guiding": ("blue", 3),
+    "intermediate": ({"patches": B4}, {"patches": dict(list(B4.items())[:3])}),
+    "lone_wolf": ({"campers": {4: [RED]}, "rank": 2}, {"campers": {4: [RED], 5: [RED]}, "rank": 2}),
+    "mentoring": ("grey", 3),
+    "parade": ({"campers": {1: [RED], 4: [RED], 10: [RED]}},
+               {"campers": {1: [RED], 4: [RED], 5: [RED]}}),
+    "pathfinding": ("green", 3),
+    "regroup": ({"campers": {4: [RED, RED, RED]}}, {"campers": {4: [RED, RED], 5: [RED]}}),
+    "smore_festival": ({"campers": {4: [RED, RED, BLUE, YELLOW]}},
+                       {"campers": {4: [RED, RED, BLUE]}}),
+    "skill_diversity": ({"patches": {"forager": False, "pack_mule": False, "woodsman": False}},
+                        {"patches": {"forager": False, "pack_mule": False}}),
+    "specialist": ({"patches": {"forager": True, "pack_mule": True, "woodsman": True}},
+                   {"patches": {"forager": True, "pack_mule": True, "woodsman": False}}),
+    "strength_in_numbers": ({"campers": {0: [RED], 4: [RED], 5: [RED]}},
+                            {"campers": {0: [RED], 4: [RED], 5: [RED]}, "rank": 1}),
+    "survivalist": ({"campers": {4: [RED]}, "rank": 3}, {"campers": {4: [RED]}, "rank": 2}),
+    "technical": ({"patches": Y3}, {"patches": dict(list(Y3.items())[:2])}),
+}
+
+
+def table(case):
+    s = arrange(players=3, campers=case.get("campers", {}), patches={RED: case.get("patches", {})})
+    s.rank[RED] = case.get("rank", 0)
+    return s
+
+
+@pytest.mark.parametrize("key", sorted(CASES))
+def test_each_mastery_condition(key):
+    case = CASES[key]
+    if isinstance(case[0], str):  # campers on n different cards of a colour
+        colour, n = case
+        s = arrange(players=3)
+        spots = colour_spots(s, colour, n)
+        for p in spots:
+            s.campers[p] = [RED]
+        assert CONDITIONS[key](s, RED)
+        s.campers[spots[0]] = [BLUE]
+        assert not CONDITIONS[key](s, RED)
+        return
+    yes, no = case
+    assert CONDITIONS[key](table(yes), RED)
+    assert not CONDITIONS[key](table(no), RED)
+
+
+def test_all_nineteen_cards_have_a_condition():
+    assert len(CASES) == len(CONDITIONS) == 19
+
+
+def test_first_come_first_served_once_per_player_and_chained():
+    s = arrange(players=3, campers={4: [RED, RED, RED]}, patches={RED: {}})
+    s.masteries = ["regroup", "basics", "specialist", "technical"]
+    s.claims[0] = [BLUE, None, None, None]  # Buddy System is taken
+    assert claimable(s, RED) == [("regroup", 1), ("regroup", 2), ("regroup", 3)]
+    s = do(s, {"type": "draw_deck"})
+    assert s.phase == "mastery"
+    # Regroup's Shelter Builder comes in advanced ...
+    s = do(s, {"type": "claim", "mastery": "regroup", "spot": 1})
+    assert s.patches[RED] == {"shelter_builder": True} and s.claims[0][1] == RED
+    assert all(m["type"] != "claim" or m["mastery"] != "regroup" for m in legal(s))
+    # ... which does not yet make three advanced patches (Specialist): the turn goes on.
+    assert s.phase == "draw"
+
+
+def test_a_chain_of_mastery_cards_in_one_turn():
+    s = arrange(players=3, campers={4: [RED, RED, RED]},
+                patches={RED: {"forager": True, "woodsman": True}})
+    s.masteries = ["regroup", "specialist", "technical", "basics"]
+    s = do(s, {"type": "draw_deck"})
+    s = do(s, {"type": "claim", "mastery": "regroup", "spot": 1})
+    # Three advanced patches now: Specialist follows at once.
+    assert s.phase == "mastery" and ("specialist", 0) in claimable(s, RED)
+    s = do(s, {"type": "claim", "mastery": "specialist", "spot": 0})
+    assert s.patches[RED]["pack_mule"] is True
+
+
+RANK_STEPS = [
+    (1, {"forager": False, "campfire": False}, {"forager": False, "pack_mule": False}),
+    (2, {"forager": True, "campfire": False, "pack_mule": False},
+     {"forager": False, "campfire": False, "pack_mule": False}),
+    (3, {"forager": True, "campfire": True, "trailblazer": False, "pack_mule": False,
+         "good_neighbor": False},
+     {"forager": True, "campfire": False, "trailblazer": False, "pack_mule": False,
+      "good_neighbor": False}),
+    (4, {"woodsman": True, "water_bearer": True, "camp_cook": True, "forager": False,
+         "campfire": False, "pack_mule": False, "good_neighbor": False},
+     {"woodsman": True, "water_bearer": True, "camp_cook": True, "forager": False,
+      "pack_mule": False, "good_neighbor": False, "supply_runner": False}),
+]
+
+
+@pytest.mark.parametrize("rank,enough,short", RANK_STEPS)
+def test_each_rank_step(rank, enough, short):
+    s = arrange()
+    s.patches[RED] = enough
+    assert meets(s, RED, rank)
+    s.patches[RED] = short
+    assert not meets(s, RED, rank)
+
+
+def test_reaching_badger_ends_the_game_at_once():
+    s = arrange(grid={1: "Penelope's Landing"}, campers={0: [RED]},
+                hands={RED: ["wood", "water"]},
+                patches={RED: {"knot_tyer": True, "camp_cook": True, "woodsman": False,
+                               "forager": True, "pack_mule": False, "good_neighbor": False}})
+    s.rank[RED] = 3
+    s = do(s, {"type": "move", "start": 0, "to": 1, "patch": True, "tower": False})
+    wood, water = s.hands[RED]
+    s = do(do(s, {"type": "pay", "card": wood}), {"type": "pay", "card": water})
+    assert s.rank[RED] == 4 and s.winner == RED and s.phase == "over"
+    assert s.power is not None  # Trailblazer's power is never used: the game is over

@@ -1,0 +1,224 @@
+"""The modules: Friendship tokens, the Nature expansion, the Observation Tower."""
+
+from engine.pinetop import GAME
+from engine.pinetop.cards import (BEAR, BEAVER, CONDITIONS, EAGLE, ELK, MAP_CARDS, OTTER, RAIN,
+                                  SUNNY, SUPPLY, TROUT, WIND)
+from engine.pinetop.rules import hand_limit, patch_cost, tent_cost
+from engine.pinetop.state import Nature
+from engine.pinetop.view import view
+
+from .conftest import BLUE, RED, arrange, do, labels, legal
+
+DECK = {"type": "draw_deck"}
+
+
+def move(start, to, patch=False, tower=False):
+    return {"type": "move", "start": start, "to": to, "patch": patch, "tower": tower}
+
+
+# ---------------------------------------------------------------- Friendship tokens
+
+
+def test_a_friendship_token_is_earned_once_by_moving_onto_another_player():
+    s = arrange(options={"friendship": True}, campers={4: [RED], 5: [BLUE]},
+                hands={RED: ["wood"]})
+    assert view(s, RED)["seats"][RED]["friendship"] == "none"
+    s = do(do(s, DECK), move(4, 5))
+    s = do(s, {"type": "give", "card": s.hands[RED][0], "to": BLUE})
+    assert s.friendship == ["held", "none"]
+    assert "Red earns a Friendship token." in [e.text for e in s.log]
+
+
+def test_no_token_without_the_module():
+    s = arrange(campers={4: [RED], 5: [BLUE]}, hands={RED: ["wood"]})
+    s = do(do(s, DECK), move(4, 5))
+    assert s.friendship == ["none", "none"] and view(s, RED)["seats"][RED]["friendship"] is None
+
+
+def test_friendship_uses_a_green_power_once():
+    s = arrange(options={"friendship": True}, hands={RED: []},
+                patches={BLUE: {"forager": True}})
+    s.friendship[RED] = "held"
+    use = {"type": "friendship", "owner": BLUE, "patch": "forager"}
+    assert use in legal(s) and "Friendship: use Blue's Forager (advanced)" in labels(s)
+    s = do(s, use)
+    assert len(s.hands[RED]) == 3 and s.friendship[RED] == "used"
+    assert all(m["type"] != "friendship" for m in legal(s)) and s.phase == "action"
+
+
+def test_friendship_lends_an_ongoing_power_for_the_turn():
+    s = arrange(options={"friendship": True}, hands={RED: []},
+                patches={BLUE: {"pack_mule": True}})
+    s.friendship[RED] = "held"
+    s = do(s, {"type": "friendship", "owner": BLUE, "patch": "pack_mule"})
+    assert hand_limit(s, RED) == 10
+    s = do(do(s, DECK), DECK)
+    assert hand_limit(s, RED) == 8 and s.borrowed is None
+
+
+def test_friendship_offers_only_stronger_powers():
+    s = arrange(options={"friendship": True}, patches={RED: {"forager": True},
+                                                       BLUE: {"forager": True}})
+    s.friendship[RED] = "held"
+    assert all(m["type"] != "friendship" for m in legal(s))
+
+
+# ---------------------------------------------------------------- Nature
+
+
+def nature_table(**kw):
+    return arrange(options={"nature": True}, **kw)
+
+
+def test_nature_sets_out_weather_and_three_animals():
+    s = GAME.setup(3, GAME.options({"nature": True}), 4)
+    n = s.nature
+    assert n.weather == CONDITIONS[n.forecast].weather and n.weather_pos == 0
+    assert set(n.animals) >= {BEAR, EAGLE} and len(n.animals) == 3
+    assert len(n.deck) == 11
+    shown = view(s, None)["nature"]
+    assert shown["weather_line"] == {"axis": "col", "index": 0}
+    assert "deck" not in shown
+
+
+def test_a_tower_card_shifts_nature_once_a_turn():
+    s = nature_table()
+    s.nature = Nature(weather=RAIN, animals={BEAR: 4, EAGLE: 4, ELK: 4}, forecast=0,
+                      deck=(2, 1))
+    towers = [c for c in s.deck if SUPPLY[c].tower][:2]
+    s.deck = [c for c in s.deck if c not in towers] + towers  # a tower on each top back
+    s = do(s, DECK)
+    old, new = CONDITIONS[0], CONDITIONS[1]
+    n = s.nature
+    assert n.forecast == 1 and n.discard == (0,) and n.shifts == 1
+    assert n.weather == old.weather and n.weather_pos == new.weather_steps
+    # Card 0 points the Bear up, the Eagle left 2 and the Elk right; card 1 gives the steps.
+    assert old.animals[BEAR][0] == "U" and n.animals[BEAR] == 4 - 3 * new.animals[BEAR][1]
+    assert n.animals[EAGLE] == 3 and n.animals[ELK] == 5
+    s = do(s, DECK)
+    assert s.nature.shifts == 1
+
+
+def test_weather_moves_clockwise_round_the_map():
+    s = nature_table()
+    lines = []
+    for ring in range(14):
+        s.nature = s.nature.model_copy(update={"weather_pos": ring})
+        lines.append(tuple(view(s, None)["nature"]["weather_line"].values()))
+    assert lines[:3] == [("col", 0), ("col", 1), ("col", 2)]
+    assert lines[3:7] == [("row", 0), ("row", 1), ("row", 2), ("row", 3)]
+    assert lines[7:10] == [("col", 2), ("col", 1), ("col", 0)]
+    assert lines[10:] == [("row", 3), ("row", 2), ("row", 1), ("row", 0)]
+
+
+def weather(s, kind, ring):
+    s.nature = s.nature.model_copy(update={"weather": kind, "weather_pos": ring,
+                                           "animals": {BEAR: 11, EAGLE: 11}})
+
+
+def test_sunshine_draws_a_card_after_a_patch():
+    s = nature_table(grid={1: "Penelope's Landing"}, campers={0: [RED]},
+                     hands={RED: ["wood", "water"]})
+    weather(s, SUNNY, 1)  # above the middle column
+    s = do(s, move(0, 1, patch=True))
+    s = do(s, {"type": "pay", "card": s.hands[RED][0]})
+    s = do(s, {"type": "pay", "card": s.hands[RED][0]})
+    assert len(s.hands[RED]) == 1 and any("Sunshine" in e.text for e in s.log)
+
+
+def test_rain_costs_one_more_card():
+    s = nature_table(grid={1: "Penelope's Landing"})
+    weather(s, RAIN, 1)
+    assert patch_cost(s, RED, 1) == ("wood", "water", "any")
+    assert patch_cost(s, RED, 3) == MAP_CARDS[s.grid[3]].cost  # not in the rain's column
+
+
+def test_wind_stops_placements_in_its_line():
+    s = nature_table(grid={1: "Blue Jug Lodge"}, campers={0: [RED]},
+                     hands={RED: ["wood/green", "food/green"]})
+    weather(s, WIND, 3)  # beside the top row
+    assert {"type": "place", "to": 1} not in legal(s)
+    weather(s, WIND, 0)
+    assert {"type": "place", "to": 1} in legal(s)
+
+
+def animal(s, kind, pos):
+    s.nature = s.nature.model_copy(update={"weather": SUNNY, "weather_pos": 3,
+                                           "animals": {BEAR: 11, EAGLE: 10, kind: pos}})
+
+
+def test_the_bear_blocks_its_card():
+    s = nature_table(campers={4: [RED]}, hands={RED: ["wild", "wild", "wild", "wild"]})
+    animal(s, BEAR, 5)
+    s = do(s, DECK)
+    assert move(4, 5) not in legal(s) and move(4, 3) in legal(s)
+
+
+def test_the_eagle_gives_a_card_to_who_moves_there():
+    s = nature_table(campers={4: [RED]}, hands={RED: []})
+    animal(s, EAGLE, 5)
+    s = do(do(s, DECK), move(4, 5))
+    assert len(s.hands[RED]) == 2
+
+
+def test_the_elk_takes_the_last_supply_off():
+    s = nature_table(grid={7: "Frog Pond"})
+    animal(s, ELK, 7)
+    assert patch_cost(s, RED, 7) == ("wood", "water")
+
+
+def test_the_trout_feeds_who_ends_the_action_beside_it():
+    s = nature_table(campers={4: [RED]}, hands={RED: []})
+    animal(s, TROUT, 4)
+    s = do(do(s, DECK), {"type": "stop"})
+    assert len(s.hands[RED]) == 2
+
+
+def test_the_beaver_builds_with_one_tent():
+    s = nature_table(grid={7: "Blue Jug Lodge"})
+    animal(s, BEAVER, 7)
+    assert tent_cost(s, RED, 7) == ("tent:green",)
+
+
+def test_the_otter_waives_the_gifts():
+    s = nature_table(campers={4: [RED], 5: [BLUE]}, hands={RED: []})
+    animal(s, OTTER, 5)
+    s = do(do(s, DECK), move(4, 5))
+    assert s.campers[5] == [BLUE, RED] and s.active == BLUE
+
+
+# ---------------------------------------------------------------- Observation Tower
+
+
+def test_the_tower_adds_ten_double_cards():
+    s = GAME.setup(2, GAME.options({"tower": True}), 2)
+    assert len(s.deck) + sum(map(len, s.hands)) + 4 == 78
+    assert s.tower is not None and all(not SUPPLY[c].double for h in s.hands for c in h)
+
+
+def test_a_free_step_toward_the_tower():
+    s = arrange(options={"tower": True}, grid={4: "Penelope's Landing"}, campers={0: [RED]},
+                hands={RED: ["wood", "water"]})
+    s.tower = 2  # same row as the camper
+    # A free step to 1, then down onto 4 across its north edge: Forager.
+    assert move(0, 4, patch=True, tower=True) in legal(s)
+    assert any("free tower step via" in label and "gain Forager" in label for label in labels(s))
+    s = do(s, move(0, 4, patch=True, tower=True))
+    assert s.campers[4] == [RED] and s.pending.patch == "forager"
+    s.tower = 10
+    assert all(not m.get("tower") for m in legal(s))
+
+
+def test_no_free_step_off_the_towers_lines():
+    s = arrange(options={"tower": True}, campers={0: [RED]}, hands={RED: ["wild"] * 3})
+    s.tower = 4
+    s = do(s, DECK)
+    assert all(not m.get("tower") for m in legal(s) if m["type"] == "move")
+
+
+def test_a_double_wild_counts_as_its_supply_and_a_wild():
+    s = arrange(options={"tower": True}, grid={1: "Penelope's Landing"}, campers={0: [RED]},
+                hands={RED: ["wood+wild"]})
+    s = do(s, move(0, 1, patch=True))
+    s = do(s, {"type": "pay", "card": s.hands[RED][0]})
+    assert s.patches[RED] == {"trailblazer": False}
