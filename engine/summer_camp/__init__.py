@@ -7,6 +7,7 @@ from typing import ClassVar
 from engine.core import Bot, Game, Outcome, check_players, random_bot
 from engine.summer_camp import rules, scoring, turn
 from engine.summer_camp.board import catalog_board
+from engine.summer_camp.bot import heuristic_bot
 from engine.summer_camp.cards import CARD_LIST, PACKS
 from engine.summer_camp.moves import Move, move_adapter
 from engine.summer_camp.state import Options, SummerCampState
@@ -21,7 +22,7 @@ class SummerCampGame(Game[SummerCampState, Move]):
     Options = Options
     State = SummerCampState
     move_adapter = move_adapter
-    bots: ClassVar[dict[str, Bot]] = {"random": random_bot}
+    bots: ClassVar[dict[str, Bot]] = {"random": random_bot, "heuristic": heuristic_bot}
 
     def setup(self, players: int, options: Options, seed: int) -> SummerCampState:
         check_players(self, players)

@@ -118,6 +118,9 @@ class SummerCampState(BaseState):
     played: list[Played] = []
     prompts: list[Prompt] = []  # the first one is being asked now
 
+    def say(self, text: str, seat: int | None = None) -> None:
+        super().say(text.replace("!.", "!"), seat)  # "Red plays Lights out!", not "out!."
+
     def clone(self) -> SummerCampState:
         """A copy that shares nothing mutable with ``self`` (cheaper than a deep copy)."""
         return self.model_copy(update={
