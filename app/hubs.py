@@ -24,7 +24,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from fastapi import WebSocket
+from fastapi import WebSocket, WebSocketDisconnect
 
 from app.bus import RESYNC, game_channel, lobby_channel
 from app.patch import make_patch
@@ -476,7 +476,8 @@ async def serve(reader: Callable[[], Any], writer: Callable[[], Any]) -> None:
         done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         for task in done:
             exc = task.exception()
-            if exc is not None and not isinstance(exc, SlowClient):
+            # A client gone or too slow ends its socket; anything else is a bug to log.
+            if exc is not None and not isinstance(exc, SlowClient | WebSocketDisconnect | OSError):
                 raise exc
     finally:
         for task in tasks:

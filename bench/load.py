@@ -1,0 +1,535 @@
+"""Load: N concurrent two-seat games, two scripted people per game over the game WebSocket.
+
+Starts the server itself (``uvicorn app.main:app``, one or several instances; SQLite in a
+temporary file, or with ``--postgres`` a throw-away database beside the given server's, dropped
+after; several instances share a Redis), creates the games over HTTP, then every seat plays:
+as fast as the server answers, or with ``--think T`` at a human pace (each seat thinks T
+seconds before each move). A finished game is replaced by a new one.
+
+Prints committed moves/s, ack and opponent-patch p50/p99 (from sending a move to its ack, and
+to the patch that shows it on the other seat's socket), median patch and view bytes, errors,
+the server's CPU seconds per 1,000 moves and its memory. With ``--baselines`` it also runs, in
+the same run, ``pgbench -N`` against the same PostgreSQL and a bare ``websockets`` echo server
+with as many connections as the games have sockets, and prints the ratios.
+
+    .venv/bin/python bench/load.py --games 100 --seconds 30 --postgres --baselines
+    .venv/bin/python bench/load.py --games 500 --think 2 --seconds 60 --postgres
+    .venv/bin/python bench/load.py --games 50 --game camping-life --instances 2 --postgres
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+from sqlalchemy import make_url, text
+from sqlalchemy.ext.asyncio import create_async_engine
+from websockets.asyncio.client import connect
+from websockets.asyncio.server import serve
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from app.migrate import upgrade  # noqa: E402
+
+DEFAULT_POSTGRES = os.environ.get(
+    "TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+)
+DEFAULT_REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+# --- the view kept up to date from patches (in place: the client must stay cheap) ---------
+
+
+def _parent(doc, path: str):
+    parts = [p.replace("~1", "/").replace("~0", "~") for p in path.split("/")[1:]]
+    for part in parts[:-1]:
+        doc = doc[int(part)] if isinstance(doc, list) else doc[part]
+    return doc, parts[-1]
+
+
+def apply_ops(doc: dict, ops: list[dict]) -> dict:
+    for op in ops:
+        if op["path"] == "":
+            doc = op["value"]
+            continue
+        parent, key = _parent(doc, op["path"])
+        if isinstance(parent, list):
+            index = len(parent) if key == "-" else int(key)
+            if op["op"] == "add":
+                parent.insert(index, op["value"])
+            elif op["op"] == "remove":
+                del parent[index]
+            else:
+                parent[index] = op["value"]
+        elif op["op"] == "remove":
+            del parent[key]
+        else:
+            parent[key] = op["value"]
+    return doc
+
+
+# --- measurements ----------------------------------------------------------------------
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.measuring = False
+        self.moves = 0
+        self.acks: list[float] = []
+        self.patches: list[float] = []
+        self.patch_bytes: list[int] = []
+        self.view_bytes: list[int] = []
+        self.errors: Counter = Counter()
+        self.total_moves = 0
+        self.games = 0
+
+
+class Seat:
+    def __init__(self, slot: Slot, token: str):
+        self.slot = slot
+        self.token = token
+        self.ws = None
+        self.version = -1
+        self.view: dict = {}
+        self.changed = asyncio.Event()
+        self.acks: dict[int, asyncio.Future] = {}
+        # version -> when the move that made it was sent, for the opponent's patch
+        self.sent_at: dict[int, float] = {}
+
+    async def open(self, url: str) -> None:
+        self.ws = await connect(url + f"?token={self.token}", max_size=None, compression=None)
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        stats = self.slot.stats
+        async for raw in self.ws:
+            now = time.perf_counter()
+            message = json.loads(raw)
+            kind = message["type"]
+            if kind == "patch":
+                if message["from"] != self.version:
+                    await self.ws.send('{"type":"sync"}')
+                    continue
+                self.view = apply_ops(self.view, message["ops"])
+                self.version = message["version"]
+                if stats.measuring:
+                    stats.patch_bytes.append(len(raw))
+                    sent = self.slot.other(self).sent_at.pop(self.version, None)
+                    if sent is not None:
+                        stats.patches.append((now - sent) * 1000)
+                    if self.version % 10 == 0:
+                        stats.view_bytes.append(len(json.dumps(self.view, ensure_ascii=False)))
+                self.changed.set()
+            elif kind == "state":
+                self.view, self.version = message["view"], message["version"]
+                if stats.measuring:
+                    stats.view_bytes.append(len(json.dumps(self.view, ensure_ascii=False)))
+                self.changed.set()
+            else:
+                future = self.acks.pop(message.get("ref"), None)
+                if future is not None and not future.done():
+                    future.set_result((now, message))
+
+    async def play(self, think: float, rng: random.Random) -> None:
+        stats = self.slot.stats
+        ref = 0
+        while True:
+            while not (self.view and self.view["you"] in self.view["to_act"]):
+                if self.view and self.view.get("outcome") is not None:
+                    return
+                self.changed.clear()
+                await self.changed.wait()
+            if think:
+                await asyncio.sleep(think * rng.uniform(0.8, 1.2))
+            if self.view.get("outcome") is not None:
+                return
+            legal = self.view["legal_moves"]
+            if not legal:
+                self.changed.clear()
+                await self.changed.wait()
+                continue
+            ref += 1
+            future = asyncio.get_running_loop().create_future()
+            self.acks[ref] = future
+            version = self.version
+            move = rng.choice(legal)["move"]
+            sent = time.perf_counter()
+            self.sent_at[version + 1] = sent
+            message = {"type": "move", "move": move, "expect_version": version, "ref": ref}
+            await self.ws.send(json.dumps(message))
+            at, answer = await asyncio.wait_for(future, 60)
+            if answer["type"] == "ack":
+                stats.total_moves += 1
+                if stats.measuring:
+                    stats.moves += 1
+                    stats.acks.append((at - sent) * 1000)
+                # Wait for this seat's own patch before choosing again.
+                while self.version < answer["version"]:
+                    self.changed.clear()
+                    await self.changed.wait()
+            else:
+                self.sent_at.pop(version + 1, None)
+                if stats.measuring:
+                    stats.errors[answer.get("code", answer["type"])] += 1
+                while self.version <= version:
+                    self.changed.clear()
+                    await self.changed.wait()
+
+    async def close(self) -> None:
+        self.reader.cancel()
+        await self.ws.close()
+
+
+class Slot:
+    """One table kept busy: a game, replaced by a new one when it ends."""
+
+    def __init__(self, index: int, stats: Stats, bases: list[str], game: str):
+        self.index = index
+        self.stats = stats
+        self.bases = bases
+        self.game = game
+        self.seats: list[Seat] = []
+
+    def other(self, seat: Seat) -> Seat:
+        return self.seats[1] if seat is self.seats[0] else self.seats[0]
+
+    async def new_game(self, http: list[httpx.AsyncClient]) -> str:
+        client = http[self.index % len(http)]
+        tokens = []
+        for name in ("Ana", "Ben"):
+            r = await client.post("/api/players", json={"name": name})
+            tokens.append(r.json()["token"])
+        auth = [{"Authorization": f"Bearer {t}"} for t in tokens]
+        client.cookies.clear()
+        r = await client.post("/api/lobbies", json={"game": self.game, "seats": 2}, headers=auth[0])
+        lobby = r.json()
+        await client.post(
+            "/api/lobbies/join", json={"invite_code": lobby["invite_code"]}, headers=auth[1]
+        )
+        r = await client.post(f"/api/lobbies/{lobby['id']}/start", headers=auth[0])
+        self.seats = [Seat(self, t) for t in tokens]
+        return r.json()["game_id"]
+
+    async def run(self, http: list[httpx.AsyncClient], think: float, ready: asyncio.Event) -> None:
+        rng = random.Random(self.index)
+        first = True
+        while True:
+            game_id = await self.new_game(http)
+            for i, seat in enumerate(self.seats):
+                base = self.bases[(self.index + i) % len(self.bases)]
+                await seat.open(f"{base}/ws/games/{game_id}")
+            if first:
+                first = False
+                await ready.wait()
+                if think:
+                    # Spread the first moves over one thinking time.
+                    await asyncio.sleep(rng.uniform(0, think))
+            try:
+                await asyncio.gather(*(s.play(think, rng) for s in self.seats))
+            finally:
+                for seat in self.seats:
+                    await seat.close()
+            self.stats.games += 1
+
+
+# --- the server ------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def process_cpu(pids: list[int]) -> float:
+    """CPU seconds (user + system) of these processes and their waited-for children."""
+    total = 0.0
+    for pid in pids:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        total += sum(int(x) for x in fields[11:15]) / CLK_TCK
+    return total
+
+
+def process_rss(pids: list[int]) -> int:
+    total = 0
+    for pid in pids:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) * 1024
+    return total
+
+
+def tree(pid: int) -> list[int]:
+    """``pid`` and its children (uvicorn ``--workers`` forks worker processes)."""
+    found = [pid]
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return found
+    for child in children:
+        found += tree(int(child))
+    return found
+
+
+async def _admin(url: str, statement: str) -> None:
+    engine = create_async_engine(url, isolation_level="AUTOCOMMIT")
+    try:
+        async with engine.connect() as conn:
+            await conn.execute(text(statement))
+    finally:
+        await engine.dispose()
+
+
+@contextmanager
+def database(postgres: str | None, tmp: str) -> Iterator[str]:
+    if postgres is None:
+        yield f"sqlite+aiosqlite:///{tmp}/bench.db"
+        return
+    name = f"campground_bench_{uuid.uuid4().hex[:12]}"
+    asyncio.run(_admin(postgres, f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(postgres).set(database=name).render_as_string(hide_password=False)
+    finally:
+        asyncio.run(_admin(postgres, f'DROP DATABASE "{name}" WITH (FORCE)'))
+
+
+@contextmanager
+def servers(url: str, instances: int, workers: int, redis: str | None) -> Iterator[list]:
+    env = os.environ | {"DATABASE_URL": url, "BOT_DELAY": "0", "ADMIN_TOKEN": ""}
+    if redis:
+        env |= {"REDIS_URL": redis, "REDIS_PREFIX": f"campground-bench-{uuid.uuid4().hex[:8]}:"}
+    started = []
+    try:
+        for _ in range(instances):
+            port = free_port()
+            command = [sys.executable, "-m", "uvicorn", "app.main:app", "--port", str(port)]
+            command += ["--log-level", "warning", "--ws-per-message-deflate", "false"]
+            if workers > 1:
+                command += ["--workers", str(workers)]
+            process = subprocess.Popen(command, cwd=ROOT, env=env)
+            started.append((process, f"http://127.0.0.1:{port}"))
+        for _, base in started:
+            for _ in range(400):
+                try:
+                    httpx.get(f"{base}/api/games", timeout=1)
+                    break
+                except httpx.TransportError:
+                    time.sleep(0.05)
+        yield started
+    finally:
+        for process, _ in started:
+            process.terminate()
+        for process, _ in started:
+            process.wait(15)
+
+
+async def load(args, bases: list[str], pids_of) -> dict:
+    stats = Stats()
+    ws_bases = [b.replace("http", "ws", 1) for b in bases]
+    limits = httpx.Limits(max_connections=50)
+    http = [httpx.AsyncClient(base_url=b, timeout=60, limits=limits) for b in bases]
+    ready = asyncio.Event()
+    slots = [Slot(i, stats, ws_bases, args.game) for i in range(args.games)]
+    tasks = [asyncio.create_task(s.run(http, args.think, ready)) for s in slots]
+
+    def progress(phase: str, started: float) -> None:
+        elapsed = time.perf_counter() - started
+        rate = stats.moves / elapsed if stats.measuring and elapsed else 0
+        errors = sum(stats.errors.values())
+        sys.stderr.write(
+            f"\r{phase:<9} {elapsed:5.0f} s  moves {stats.total_moves:>8,}  "
+            f"measured {stats.moves:>8,}  {rate:8,.0f}/s  games done {stats.games:>5}  "
+            f"errors {errors}   "
+        )
+        sys.stderr.flush()
+
+    async def until(seconds: float, phase: str, condition=lambda: False) -> None:
+        started = time.perf_counter()
+        while time.perf_counter() - started < seconds and not condition():
+            for task in tasks:
+                if task.done() and task.exception():
+                    raise task.exception()
+            progress(phase, started)
+            await asyncio.sleep(1)
+
+    try:
+        await until(600, "setting up", lambda: all(len(s.seats) == 2 for s in slots))
+        ready.set()
+        await until(args.warmup, "warm-up")
+        pids = pids_of()
+        cpu_before = process_cpu(pids)
+        stats.measuring = True
+        started = time.perf_counter()
+        await until(args.seconds, "measuring")
+        stats.measuring = False
+        elapsed = time.perf_counter() - started
+        cpu = process_cpu(pids) - cpu_before
+        rss = process_rss(pids)
+        sys.stderr.write("\n")
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for client in http:
+            await client.aclose()
+    return {"stats": stats, "elapsed": elapsed, "cpu": cpu, "rss": rss, "pids": len(pids)}
+
+
+# --- baselines ---------------------------------------------------------------------------
+
+
+def pgbench(url: str, clients: int, seconds: int) -> float:
+    """Transactions/s of ``pgbench -N`` (simple updates, no branch contention)."""
+    u = make_url(url)
+    conn = ["-h", u.host or "127.0.0.1", "-p", str(u.port or 5432), "-U", u.username or "postgres"]
+    env = os.environ | ({"PGPASSWORD": u.password} if u.password else {})
+    subprocess.run(
+        ["pgbench", "-i", "-q", "-s", "1", *conn, u.database],
+        env=env, check=True, capture_output=True,
+    )
+    out = subprocess.run(
+        ["pgbench", "-N", "-c", str(clients), "-j", "2", "-T", str(seconds), *conn, u.database],
+        env=env, check=True, capture_output=True, text=True,
+    ).stdout
+    return float(re.search(r"tps = ([\d.]+)", out).group(1))
+
+
+async def echo_round_trips(connections: int, seconds: float) -> float:
+    """Round trips/s of a bare ``websockets`` echo server, ``connections`` clients at once."""
+
+    async def echo(ws) -> None:
+        async for message in ws:
+            await ws.send(message)
+
+    port = free_port()
+    count = 0
+    async with serve(echo, "127.0.0.1", port, compression=None):
+        clients = [
+            await connect(f"ws://127.0.0.1:{port}", compression=None) for _ in range(connections)
+        ]
+        deadline = time.perf_counter() + seconds
+
+        async def ping(ws) -> None:
+            nonlocal count
+            payload = '{"type":"move","move":{"type":"draw"},"expect_version":1,"ref":1}'
+            while time.perf_counter() < deadline:
+                await ws.send(payload)
+                await ws.recv()
+                count += 1
+
+        started = time.perf_counter()
+        await asyncio.gather(*(ping(ws) for ws in clients))
+        elapsed = time.perf_counter() - started
+        for ws in clients:
+            await ws.close()
+    return count / elapsed
+
+
+def echo_server_subprocess(connections: int, seconds: float) -> float:
+    """The echo baseline in a process of its own, like the server it stands for."""
+    code = (
+        "import asyncio, sys; sys.path.insert(0, %r); from bench.load import echo_round_trips; "
+        "print(asyncio.run(echo_round_trips(%d, %f)))" % (str(ROOT), connections, seconds)
+    )
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    return float(out.stdout.strip())
+
+
+# --- main --------------------------------------------------------------------------------
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--games", type=int, default=10, help="concurrent two-seat games")
+    parser.add_argument("--game", default="hike", help="game id (default hike)")
+    parser.add_argument("--think", type=float, default=0, help="seconds each seat thinks")
+    parser.add_argument("--seconds", type=float, default=20, help="measured seconds")
+    parser.add_argument("--warmup", type=float, default=5, help="seconds before measuring")
+    parser.add_argument(
+        "--postgres", nargs="?", const=DEFAULT_POSTGRES, default=None, metavar="URL"
+    )
+    parser.add_argument("--instances", type=int, default=1, help="app instances (Redis if >1)")
+    parser.add_argument("--workers", type=int, default=1, help="uvicorn worker processes each")
+    parser.add_argument("--redis", default=DEFAULT_REDIS, help="Redis for several instances")
+    parser.add_argument("--baselines", action="store_true", help="pgbench -N and a ws echo")
+    parser.add_argument("--pgbench-clients", type=int, default=8)
+    args = parser.parse_args()
+    if args.baselines and not args.postgres:
+        parser.error("--baselines needs --postgres")
+
+    several = args.instances > 1 or args.workers > 1
+    with tempfile.TemporaryDirectory() as tmp, database(args.postgres, tmp) as url:
+        upgrade(url)
+        with servers(url, args.instances, args.workers, args.redis if several else None) as up:
+
+            def pids_of() -> list[int]:
+                return [pid for process, _ in up for pid in tree(process.pid)]
+
+            result = asyncio.run(load(args, [base for _, base in up], pids_of))
+        baselines = {}
+        if args.baselines:
+            sys.stderr.write("baselines: pgbench -N ...\n")
+            baselines["pgbench"] = pgbench(url, args.pgbench_clients, int(args.seconds))
+            sys.stderr.write("baselines: websockets echo ...\n")
+            baselines["echo"] = echo_server_subprocess(2 * args.games, args.seconds)
+
+    stats: Stats = result["stats"]
+    rate = stats.moves / result["elapsed"]
+    backend = "PostgreSQL" if args.postgres else "SQLite"
+    pace = f"thinking {args.think:g} s" if args.think else "as fast as answered"
+    setup = f"{args.instances} instance(s) x {args.workers} worker(s), {result['pids']} processes"
+    print(f"{args.games} games of {args.game}, {pace}, {backend}, {setup}")
+    print(f"measured {result['elapsed']:.0f} s after {args.warmup:g} s warm-up")
+    print(f"committed moves/s        {rate:10,.0f}")
+    print(
+        f"ack ms p50 / p99         {percentile(stats.acks, .5):10.1f} / "
+        f"{percentile(stats.acks, .99):.1f}"
+    )
+    print(
+        f"opponent patch ms p50/99 {percentile(stats.patches, .5):10.1f} / "
+        f"{percentile(stats.patches, .99):.1f}"
+    )
+    patch_b, view_b = percentile(stats.patch_bytes, .5), percentile(stats.view_bytes, .5)
+    print(f"median patch / view B    {patch_b:10,.0f} / {view_b:,.0f} ({patch_b / view_b:.0%})")
+    print(f"errors                   {sum(stats.errors.values()):10} {dict(stats.errors)}")
+    moves = max(stats.moves, 1)
+    print(f"server CPU s / 1000 moves{result['cpu'] / moves * 1000:10.2f}")
+    print(f"server memory (RSS)      {result['rss'] / 2**20:10.0f} MiB")
+    if baselines:
+        tps, echo = baselines["pgbench"], baselines["echo"]
+        print(f"pgbench -N tps           {tps:10,.0f}   moves/s ratio {rate / tps:.3f}")
+        print(f"ws echo round trips/s    {echo:10,.0f}   moves/s ratio {rate / echo:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
