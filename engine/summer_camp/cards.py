@@ -190,10 +190,6 @@ CARDS: dict[str, Card] = {c.key: c for c in CARD_LIST}
 COPIES: list[str] = [c.key for c in CARD_LIST for _ in range(c.copies)]
 
 
-def copies_of(key: str) -> list[int]:
-    return [i for i, k in enumerate(COPIES) if k == key]
-
-
 def starting_card(pack: str) -> str:
     """The pack's "move 1 space" card, dealt into every starting deck."""
     return next(c.key for c in CARD_LIST if c.pack == pack and c.cost is None)

@@ -10,8 +10,7 @@ from __future__ import annotations
 from engine.core import IllegalMove
 from engine.summer_camp import actions, turn
 from engine.summer_camp.actions import answers, can_act, keys, prompt_text, settle
-from engine.summer_camp.board import FINAL_BRIDGE
-from engine.summer_camp.cards import CARDS, COPIES, PACKS
+from engine.summer_camp.cards import CARDS, PACKS
 from engine.summer_camp.effects import path_name, name
 from engine.summer_camp.moves import (Buy, ChooseCard, ChoosePath, ChoosePile, ChoosePlayer,
                                       Done, EndTurn, Move, Play, SpendSnack)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from engine.core import IllegalMove, Rng
-from engine.summer_camp.board import (DISPLAY_SLOTS, FIRST_BRIDGE, HAND_SIZE, SECOND_BRIDGE,
-                                      SNACK_SUPPLY, START_POSITION, STARTING_HAND,
-                                      STARTING_SNACKS, PATH_BOARDS, build_path, FINAL_BRIDGE)
+from engine.summer_camp.board import (DISPLAY_SLOTS, FINAL_BRIDGE, FIRST_BRIDGE, HAND_SIZE,
+                                      PATH_BOARDS, SECOND_BRIDGE, SNACK_SUPPLY, START_POSITION,
+                                      STARTING_HAND, STARTING_SNACKS, build_path)
 from engine.summer_camp.cards import (ACTIVITY_BADGES, ALL_STAR_BADGES, CARD_LIST, CARDS,
                                       COPIES, PACKS, PARTICIPATION_BADGES, starting_card)
 from engine.summer_camp.effects import card_name, draw, name, plural
