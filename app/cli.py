@@ -34,11 +34,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "serve":
         import uvicorn
 
+        from app.config import Settings
+        from app.guard import server_options
+
         # No per-message deflate: patches are small, and compressing every frame for every
         # socket would cost CPU and memory per socket for little.
-        uvicorn.run(
-            "app.main:app", host=args.host, port=args.port, ws_per_message_deflate=False
-        )
+        options = server_options(Settings()) | {"ws_per_message_deflate": False}
+        uvicorn.run("app.main:app", host=args.host, port=args.port, **options)
     elif args.command == "migrate":
         from app.migrate import upgrade
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -59,3 +60,50 @@ class Settings(BaseSettings):
         default=1, gt=0, description="seconds a Redis publish or health check may take"
     )
     STATIC_DIR: Path = Field(default_factory=lambda: project_path("static"))
+
+    # Limits on what one client may send or hold; see docs/architecture.md ("Limits").
+    TRUSTED_PROXIES: str = Field(
+        default="",
+        description="comma-separated addresses or networks of the reverse proxies whose "
+        "X-Forwarded-For and X-Forwarded-Proto are believed; nobody's when empty",
+    )
+    ALLOWED_HOSTS: str = Field(
+        default="",
+        description="comma-separated Host headers (host or host:port) invite links may be built "
+        "from when PUBLIC_URL is unset; when empty, only the address the server listens on",
+    )
+    MAX_BODY_BYTES: int = Field(default=4096, ge=256, description="largest request body")
+    MAX_MESSAGE_BYTES: int = Field(
+        default=4096, ge=256, description="largest WebSocket message a client may send"
+    )
+    MAX_REF_CHARS: int = Field(default=128, ge=1, description="longest `ref`, as JSON")
+    # A rate is "count/seconds": up to count at once, then count per seconds; "off" for none.
+    RATE_PLAYERS: str = Field(default="20/60", description="new players per address")
+    RATE_LOBBIES: str = Field(default="20/60", description="new lobbies per player and address")
+    RATE_JOINS: str = Field(default="30/60", description="joins per player and address")
+    RATE_MOVES: str = Field(
+        default="300/60",
+        description="HTTP moves and WebSocket messages per player and address",
+    )
+    RATE_SOCKETS: str = Field(
+        default="60/60", description="WebSocket connections per player and address"
+    )
+    MAX_OPEN_LOBBIES: int = Field(
+        default=10, ge=1, description="open lobbies one player may host at once"
+    )
+    MAX_SOCKETS_PER_PLAYER: int = Field(
+        default=16, ge=1, description="WebSockets one player may hold open on one instance"
+    )
+    MAX_SOCKETS_PER_ADDRESS: int = Field(
+        default=200, ge=1, description="WebSockets one address may hold open on one instance"
+    )
+    LISTED_LOBBIES_PER_HOST: int = Field(
+        default=3, ge=1, description="public lobbies of one host shown in the listing"
+    )
+
+    @field_validator("RATE_PLAYERS", "RATE_LOBBIES", "RATE_JOINS", "RATE_MOVES", "RATE_SOCKETS")
+    @classmethod
+    def _rate(cls, v: str) -> str:
+        if v.strip().lower() != "off" and not re.fullmatch(r"\s*[1-9]\d*\s*/\s*\d+(\.\d+)?\s*", v):
+            raise ValueError('a rate is "count/seconds", e.g. "20/60", or "off"')
+        return v

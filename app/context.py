@@ -6,11 +6,14 @@ import uuid
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.requests import HTTPConnection
 
 from app.bots import BotRunner
 from app.bus import Bus, MemoryBus, RedisBus, game_channel, lobby_channel
 from app.config import Settings
 from app.db import Database
+from app.guard import base_url
+from app.limits import Limits
 from app.migrate import check_schema
 from app.services.games import Committed, SeatsCache, Snapshot, commit_move, load_snapshot
 from app.hubs import RELOAD, Watchers, encode, event_notice
@@ -37,6 +40,7 @@ class Context:
         )
         self.bots = BotRunner(self)
         self.watchers = Watchers(self)
+        self.limits = Limits(settings)
         self._seats: SeatsCache = {}
 
     async def start(self) -> None:
@@ -96,11 +100,6 @@ class Context:
         self.watchers.lobby_changed(lobby_id)
         self.bus.publish_soon(lobby_channel(lobby_id), self.instance_id)
 
-    def base_url(self, request_base: str) -> str:
-        """Where invite links point: PUBLIC_URL, else the address this request came to."""
-        if self.settings.PUBLIC_URL:
-            return self.settings.PUBLIC_URL.rstrip("/")
-        base = request_base.rstrip("/")
-        if base.startswith("ws"):
-            base = "http" + base[2:]
-        return base
+    def base_url(self, conn: HTTPConnection) -> str:
+        """Where invite links point: PUBLIC_URL, else the server's own address (see guard)."""
+        return base_url(self.settings, conn)

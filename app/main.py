@@ -14,6 +14,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
+from app import guard
 from app.api.routes import admin, games, health, lobbies, players
 from app.config import Settings
 from app.context import Context
@@ -69,6 +70,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
         return EscapedJSONResponse({"detail": jsonable_encoder(exc.errors())}, status_code=422)
 
+    guard.install(app, settings)
     for router in (
         players.router, games.router, lobbies.router, admin.router, health.router, ws_router
     ):

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, Field, field_validator
 
-from app.db import storable
+from app.names import clean_name
 
 
 def _utc(v: datetime) -> datetime:
@@ -39,22 +39,24 @@ class Unprocessable(BaseModel):
 
 
 class PlayerCreate(BaseModel):
-    name: str = Field(description="display name, 1 to 32 characters after trimming")
+    name: str = Field(
+        description="display name, 1 to 32 characters once spaces are trimmed and collapsed; "
+        "no control, invisible (zero-width) or text-direction characters"
+    )
 
     @field_validator("name")
     @classmethod
-    def _trimmed(cls, v: str) -> str:
-        v = v.strip()
-        if not 1 <= len(v) <= 32:
-            raise ValueError("a name is 1 to 32 characters long")
-        if not storable(v):
-            raise ValueError("a name cannot contain NUL or lone surrogate characters")
-        return v
+    def _clean(cls, v: str) -> str:
+        return clean_name(v)
 
 
 class PlayerOut(BaseModel):
     id: str
     name: str
+
+
+class SignedOut(BaseModel):
+    signed_out: bool = Field(description="always true: the cookie is cleared")
 
 
 class PlayerCreated(PlayerOut):

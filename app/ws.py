@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from app import guard
 from app.hubs import Connection, GameHub, LobbyConnection, Refused, serve
 from app.services import players
 from app.services.errors import Problem, StaleVersion
@@ -29,7 +30,7 @@ def _ctx(ws: WebSocket) -> Context:
 
 
 async def _player_id(ctx: Context, ws: WebSocket) -> str | None:
-    token = ws.query_params.get("token") or ws.cookies.get(players.COOKIE)
+    token = guard.socket_token(ws)
     async with ctx.db.session() as session:
         player = await players.by_token(session, token)
     return player.id if player else None
@@ -127,12 +128,12 @@ async def lobby_socket(ws: WebSocket, lobby_id: str) -> None:
     ctx = _ctx(ws)
     await ws.accept()
     player_id = await _player_id(ctx, ws)
-    base = ctx.base_url(str(ws.base_url))
-    conn = LobbyConnection(ws, player_id, base, ctx.settings.WS_SEND_TIMEOUT)
     try:
+        conn = LobbyConnection(ws, player_id, ctx.base_url(ws), ctx.settings.WS_SEND_TIMEOUT)
         hub = await ctx.watchers.join_lobby(lobby_id, lambda _hub: conn)
     except Problem as exc:
-        await ws.close(code=4404, reason=exc.detail)
+        # 4404 no such lobby; 4400 a Host no invite link may be built for.
+        await ws.close(code=4000 + exc.status, reason=exc.detail)
         return
     except Refused as exc:
         await ws.close(code=TRY_AGAIN_LATER, reason=str(exc))

@@ -1,5 +1,6 @@
 """The Dockerfile and docker-compose.yml can't be run here (no Docker engine): check them by parsing."""
 
+import ipaddress
 import re
 import shlex
 from pathlib import Path
@@ -96,3 +97,13 @@ def test_proxy_forwards_websockets_to_the_app_port():
     assert "server app:8000;" in conf
     assert "proxy_set_header Upgrade $http_upgrade;" in conf
     assert compose()["services"]["app"]["expose"] == ["8000"]
+
+
+def test_compose_sets_the_public_url_and_trusts_only_its_proxy():
+    doc = compose()
+    env = doc["services"]["app"]["environment"]
+    assert env["PUBLIC_URL"].startswith("${PUBLIC_URL")
+    proxy_address = doc["services"]["proxy"]["networks"]["default"]["ipv4_address"]
+    assert env["TRUSTED_PROXIES"] == proxy_address
+    subnet = doc["networks"]["default"]["ipam"]["config"][0]["subnet"]
+    assert ipaddress.ip_address(proxy_address) in ipaddress.ip_network(subnet)

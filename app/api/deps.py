@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import AsyncIterator
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Request, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.context import Context
+from app.guard import client_address
 from app.models import Player
+from app.schemas import ErrorBody
 from app.services import players
 
 bearer = HTTPBearer(auto_error=False, description="a player's token, or ADMIN_TOKEN for /api/admin")
@@ -78,3 +80,24 @@ def require_admin(ctx: ContextDep, credentials: Credentials) -> None:
 
 
 AdminDep = Depends(require_admin)
+
+
+def rate_limit(kind: str, *, by_player: bool = True) -> Any:
+    """A route dependency counting the call under ``ctx.limits.<kind>``, by address (before
+    any database work) and then, for routes that look the player up anyway, by player: 429
+    with Retry-After beyond the rate."""
+
+    async def by_address(request: Request, ctx: ContextDep) -> None:
+        getattr(ctx.limits, kind).take(f"address:{client_address(request)}")
+
+    # Keyword-only, so the address is counted first: FastAPI resolves in this order.
+    async def and_by_player(
+        *, _address: None = Depends(by_address), ctx: ContextDep, player: OptionalPlayer
+    ) -> None:
+        if player is not None:
+            getattr(ctx.limits, kind).take(f"player:{player.id}")
+
+    return Depends(and_by_player if by_player else by_address)
+
+
+RATE_LIMITED = {429: {"model": ErrorBody, "description": "too many calls: see Retry-After"}}

@@ -12,6 +12,7 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import names
 from app.db import Database, storable
 from app.models import Game, Lobby, Move, Player, Seat, now
 from app.services.errors import Problem, StaleVersion
@@ -146,9 +147,10 @@ async def table_seats(session: AsyncSession, lobby_id: str) -> list[TableSeat]:
         .where(Seat.lobby_id == lobby_id)
         .order_by(Seat.seat)
     )
+    found = rows.all()
+    shown = names.distinct([name or bot_name(s.bot_level or "") for s, name in found])
     return [
-        TableSeat(s.seat, s.player_id, name or bot_name(s.bot_level or ""), s.bot_level)
-        for s, name in rows.all()
+        TableSeat(s.seat, s.player_id, name, s.bot_level) for (s, _), name in zip(found, shown)
     ]
 
 

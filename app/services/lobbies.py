@@ -6,9 +6,10 @@ import secrets
 from dataclasses import dataclass
 from datetime import UTC, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import names
 from app.db import storable
 from app.models import Game, Lobby, Player, Seat, now
 from app.schemas import LobbyCreate, LobbyOut, PlayerOut, SeatOut
@@ -49,6 +50,8 @@ class LobbySeats:
         lobby = self.lobby
         you = self.seat_of(viewer_id)
         member = you is not None or viewer_id == lobby.host_id
+        seated = [p for _, p in self.seats if p is not None]
+        shown = dict(zip([p.id for p in seated], names.distinct([p.name for p in seated])))
         return LobbyOut(
             id=lobby.id,
             game=lobby.game,
@@ -60,7 +63,7 @@ class LobbySeats:
             seats=[
                 SeatOut(
                     seat=s.seat,
-                    player=PlayerOut(id=p.id, name=p.name) if p is not None else None,
+                    player=PlayerOut(id=p.id, name=shown[p.id]) if p is not None else None,
                     bot=s.bot_level,
                     reserved_for=s.reserved_for if reserved(s) else None,
                     reserved_until=s.reserved_until if reserved(s) else None,
@@ -102,11 +105,23 @@ async def by_invite_code(session: AsyncSession, code: str) -> str:
     return lobby_id
 
 
-async def open_public(session: AsyncSession, limit: int = 50) -> list[LobbySeats]:
-    """Open public lobbies, newest first, with their seats: two queries however many."""
+async def open_public(session: AsyncSession, per_host: int, limit: int = 50) -> list[LobbySeats]:
+    """Open public lobbies, newest first, at most ``per_host`` of each host (so that no one
+    player fills the listing), with their seats: two queries however many."""
+    newest_of_host = (
+        func.row_number()
+        .over(partition_by=Lobby.host_id, order_by=(Lobby.created_at.desc(), Lobby.id))
+        .label("rank")
+    )
+    ranked = (
+        select(Lobby.id, newest_of_host)
+        .where(Lobby.status == "open", Lobby.private.is_(False))
+        .subquery()
+    )
     found = await session.scalars(
         select(Lobby)
-        .where(Lobby.status == "open", Lobby.private.is_(False))
+        .join(ranked, ranked.c.id == Lobby.id)
+        .where(ranked.c.rank <= per_host)
         .order_by(Lobby.created_at.desc(), Lobby.id)
         .limit(limit)
     )
@@ -123,7 +138,17 @@ async def open_public(session: AsyncSession, limit: int = 50) -> list[LobbySeats
     return listed
 
 
-async def create(session: AsyncSession, host: Player, data: LobbyCreate) -> str:
+async def create(session: AsyncSession, host: Player, data: LobbyCreate, max_open: int) -> str:
+    """A new lobby hosted by ``host``, who may host at most ``max_open`` open ones at once."""
+    hosted = await session.scalar(
+        select(func.count()).where(Lobby.host_id == host.id, Lobby.status == "open")
+    )
+    if hosted >= max_open:
+        raise Problem(
+            409,
+            f"You already host {hosted} open lobbies (at most {max_open}): start or close one "
+            "first.",
+        )
     game = GAMES.get(data.game)
     if game is None:
         raise Problem(422, f"Unknown game {data.game!r}; known: {', '.join(GAMES)}.")

@@ -1,4 +1,4 @@
-// Who is playing: ask for a name once, then show "Playing as Ana · change".
+// Who is playing: ask for a name once, then show "Playing as Ana · change · sign out".
 import { api, currentPlayer } from "./api.js";
 import { errorBox, fill, h } from "./dom.js";
 
@@ -22,7 +22,19 @@ export function playerBox(player, onReady, { prompt = "What should we call you?"
   const playingAs = (p) =>
     h("p", { class: "playing-as" },
       "Playing as ", h("strong", { "data-testid": "player-name" }, p.name), " · ",
-      h("button", { class: "link", type: "button", onclick: () => fill(box, nameForm(p)) }, "change"));
+      h("button", { class: "link", type: "button", onclick: () => fill(box, nameForm(p)) }, "change"), " · ",
+      h("button", { class: "link", type: "button", "data-testid": "sign-out", onclick: signOut }, "sign out"));
+
+  // The server clears the HttpOnly cookie; the page starts again as nobody.
+  const signOut = async () => {
+    try {
+      await api("POST", "/api/players/sign-out");
+      cached = null;
+      location.reload();
+    } catch (err) {
+      box.append(errorBox(err.message));
+    }
+  };
 
   const nameForm = (p) => {
     const input = h("input", {

@@ -23,6 +23,7 @@ from sqlalchemy import make_url, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.config import Settings
+from app.guard import server_options
 from app.main import create_app
 from app.migrate import upgrade
 from engine.core import IllegalMove, play
@@ -149,6 +150,7 @@ class LiveServer:
                 lifespan="on",
                 ws="websockets-sansio",
                 ws_per_message_deflate=False,
+                **server_options(settings),
             )
         )
         self.sock = socket.socket()
@@ -231,8 +233,26 @@ class LiveServer:
         raise AssertionError(f"condition never held; last state version {state['version']}")
 
 
+# Every test client comes from 127.0.0.1 and many tests share one server: its limits allow far
+# more than one person needs. The limit tests start servers of their own with tight limits.
+GENEROUS_LIMITS = {
+    "RATE_PLAYERS": "100000/60",
+    "RATE_LOBBIES": "100000/60",
+    "RATE_JOINS": "100000/60",
+    "RATE_MOVES": "100000/60",
+    "RATE_SOCKETS": "100000/60",
+    "MAX_OPEN_LOBBIES": 1000,
+    "MAX_SOCKETS_PER_ADDRESS": 5000,
+}
+
+
 def settings_for(url: str, **overrides: Any) -> Settings:
-    values: dict[str, Any] = {"DATABASE_URL": url, "BOT_DELAY": 0, "ADMIN_TOKEN": ADMIN_TOKEN}
+    values: dict[str, Any] = {
+        "DATABASE_URL": url,
+        "BOT_DELAY": 0,
+        "ADMIN_TOKEN": ADMIN_TOKEN,
+        **GENEROUS_LIMITS,
+    }
     return Settings(**(values | overrides))
 
 

@@ -93,3 +93,58 @@ def test_a_name_with_a_nul_or_a_lone_surrogate_is_422(live, documented, name):
     assert r.status_code == 422
     assert r.json()["detail"][0]["input"] == json.loads(f'"{name}"')
     documented(r, "POST", "/api/players")
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "\u200b",  # zero-width space alone
+        "Ana\u200b",  # and inside a name
+        "\u2800\u3164",  # blank-looking letters and symbols
+        "Ana\u202egnissim",  # right-to-left override
+        "\u2066Ana\u2069",  # isolates
+        "Ana\u0007",  # BEL
+        "Ana\nBen",
+        "Ana\u2028",
+    ],
+)
+def test_invisible_direction_and_control_characters_are_refused(live, name):
+    r = live.client().post("/api/players", json={"name": name})
+    assert r.status_code == 422
+    message = r.json()["detail"][0]["msg"]
+    assert "invisible" in message or "visible letter" in message
+
+
+def test_a_name_has_its_spaces_collapsed(live):
+    r = live.client().post("/api/players", json={"name": " Ana \u00a0  Lee "})
+    assert r.json()["name"] == "Ana Lee"
+
+
+def test_names_outside_ascii_are_welcome(live):
+    for name in ("Zoë", "Ильи", "花子", "👍 Ana", "José"):
+        assert live.client().post("/api/players", json={"name": name}).json()["name"] == name
+
+
+def test_equal_names_at_one_table_are_told_apart(live):
+    ana, other, third = live.guest("Ana"), live.guest("ana"), live.guest("Ana")
+    lobby = live.lobby(ana, seats=5)
+    for guest in (other, third):
+        guest.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]})
+    for seat in (3, 4):
+        ana.post(f"/api/lobbies/{lobby['id']}/bots", json={"seat": seat, "level": "random"})
+    seats = ana.get(f"/api/lobbies/{lobby['id']}").json()["seats"]
+    assert [s["player"]["name"] for s in seats[:3]] == ["Ana", "ana (2)", "Ana (3)"]
+    game_id = ana.post(f"/api/lobbies/{lobby['id']}/start").json()["game_id"]
+    table = live.state(ana, game_id)["view"]["table"]["seats"]
+    names = [s["name"] for s in table]
+    assert names == ["Ana", "ana (2)", "Ana (3)", "Random bot", "Random bot (2)"]
+
+
+def test_sign_out_clears_the_cookie(live):
+    browser = live.client()
+    browser.post("/api/players", json={"name": "Ana"})
+    assert browser.get("/api/players/me").status_code == 200
+    r = browser.post("/api/players/sign-out", headers={"Origin": live.url})
+    assert r.status_code == 200
+    assert "campground_token=" in r.headers["set-cookie"]
+    assert browser.get("/api/players/me").status_code == 401

@@ -5,7 +5,14 @@ from typing import Any
 
 from fastapi import APIRouter, Request, status
 
-from app.api.deps import ContextDep, CurrentPlayer, OptionalPlayer, SessionDep
+from app.api.deps import (
+    RATE_LIMITED,
+    ContextDep,
+    CurrentPlayer,
+    OptionalPlayer,
+    SessionDep,
+    rate_limit,
+)
 from app.schemas import (
     UNREADABLE_BODY,
     ErrorBody,
@@ -85,7 +92,9 @@ async def game_state(
         404: {"model": ErrorBody},
         409: {"model": ErrorBody, "description": "stale expect_version"},
         422: {"model": Unprocessable, "description": "illegal or malformed move"},
-    },
+    }
+    | RATE_LIMITED,
+    dependencies=[rate_limit("moves")],
 )
 async def make_move(
     game_id: str, data: MoveRequest, ctx: ContextDep, player: CurrentPlayer
@@ -159,4 +168,4 @@ async def rematch(
     await ctx.lobby_changed(lobby_id)
     async with ctx.db.session() as session:
         ls = await lobbies.load(session, lobby_id)
-    return ls.out(player.id, ctx.base_url(str(request.base_url)))
+    return ls.out(player.id, ctx.base_url(request))

@@ -4,7 +4,14 @@ from collections.abc import Callable
 
 from fastapi import APIRouter, Request, status
 
-from app.api.deps import ContextDep, CurrentPlayer, OptionalPlayer, SessionDep
+from app.api.deps import (
+    RATE_LIMITED,
+    ContextDep,
+    CurrentPlayer,
+    OptionalPlayer,
+    SessionDep,
+    rate_limit,
+)
 from app.context import Context
 from app.models import Player
 from app.schemas import (
@@ -29,10 +36,13 @@ ERRORS = {
     409: {"model": ErrorBody, "description": "not possible in the lobby's current state"},
     422: {"model": Unprocessable, "description": "invalid request"},
 }
+UNEXPECTED_HOST = {
+    400: {"model": ErrorBody, "description": "an invite link cannot be built for this Host"}
+}
 
 
 def _base(ctx: Context, request: Request) -> str:
-    return ctx.base_url(str(request.base_url))
+    return ctx.base_url(request)
 
 
 async def _out(ctx: Context, request: Request, lobby_id: str, viewer: Player | None) -> LobbyOut:
@@ -63,34 +73,39 @@ async def _change(
     summary="Create a lobby",
     description="The caller becomes the host and takes seat 0. `seats` defaults to the game's "
     "fewest players, `private` to true (joined only by invite code).",
-    responses=ERRORS | UNREADABLE_BODY,
+    responses=ERRORS | UNREADABLE_BODY | UNEXPECTED_HOST | RATE_LIMITED,
+    dependencies=[rate_limit("lobbies")],
 )
 async def create_lobby(
     data: LobbyCreate, ctx: ContextDep, player: CurrentPlayer, request: Request
 ) -> LobbyOut:
     async with ctx.db.writing() as session:
-        lobby_id = await lobbies.create(session, player, data)
+        lobby_id = await lobbies.create(session, player, data, ctx.settings.MAX_OPEN_LOBBIES)
     return await _out(ctx, request, lobby_id, player)
 
 
 @router.get(
     "",
     summary="Open public lobbies",
-    description="Public lobbies that have not started, newest first.",
+    description="Public lobbies that have not started, newest first, at most "
+    "LISTED_LOBBIES_PER_HOST (default 3) of any one host.",
+    responses=UNEXPECTED_HOST,
 )
 async def list_lobbies(
     session: SessionDep, ctx: ContextDep, player: OptionalPlayer, request: Request
 ) -> list[LobbyOut]:
     viewer = player.id if player else None
     base = _base(ctx, request)
-    return [ls.out(viewer, base) for ls in await lobbies.open_public(session)]
+    listed = await lobbies.open_public(session, ctx.settings.LISTED_LOBBIES_PER_HOST)
+    return [ls.out(viewer, base) for ls in listed]
 
 
 @router.post(
     "/join",
     summary="Join a lobby by invite code",
     description="Takes the lowest free seat; joining again while seated changes nothing.",
-    responses=ERRORS | UNREADABLE_BODY,
+    responses=ERRORS | UNREADABLE_BODY | UNEXPECTED_HOST | RATE_LIMITED,
+    dependencies=[rate_limit("joins")],
 )
 async def join_by_code(
     data: JoinByCode, ctx: ContextDep, player: CurrentPlayer, request: Request
@@ -106,7 +121,7 @@ async def join_by_code(
     "/{lobby_id}",
     summary="One lobby",
     description="The invite code and link are shown to the lobby's members only.",
-    responses={404: ERRORS[404]},
+    responses={404: ERRORS[404]} | UNEXPECTED_HOST,
 )
 async def get_lobby(
     lobby_id: str, ctx: ContextDep, player: OptionalPlayer, request: Request
@@ -120,7 +135,8 @@ async def get_lobby(
     description="Takes the lowest free seat (the seat a rematch keeps for the caller first). "
     "Private lobbies are joined by invite code only (403), except by a player a rematch keeps "
     "a seat for; a full lobby is 409; joining again while seated changes nothing.",
-    responses=ERRORS,
+    responses=ERRORS | UNEXPECTED_HOST | RATE_LIMITED,
+    dependencies=[rate_limit("joins")],
 )
 async def join(lobby_id: str, ctx: ContextDep, player: CurrentPlayer, request: Request) -> LobbyOut:
     return await _change(
@@ -132,7 +148,7 @@ async def join(lobby_id: str, ctx: ContextDep, player: CurrentPlayer, request: R
     "/{lobby_id}/leave",
     summary="Leave a lobby",
     description="A player other than the host gives up their seat before the game starts.",
-    responses=ERRORS,
+    responses=ERRORS | UNEXPECTED_HOST,
 )
 async def leave(
     lobby_id: str, ctx: ContextDep, player: CurrentPlayer, request: Request
@@ -145,7 +161,7 @@ async def leave(
     summary="Seat a bot",
     description="Host only: puts a bot of the given level (`random` or `heuristic`) in a free "
     "seat.",
-    responses=ERRORS | UNREADABLE_BODY,
+    responses=ERRORS | UNREADABLE_BODY | UNEXPECTED_HOST,
 )
 async def add_bot(
     lobby_id: str, data: BotRequest, ctx: ContextDep, player: CurrentPlayer, request: Request
@@ -161,7 +177,7 @@ async def add_bot(
     summary="Free a seat",
     description="Host only, before the start: takes the bot or the person (not the host) out "
     "of a seat. Everyone watching the lobby sees it at once.",
-    responses=ERRORS,
+    responses=ERRORS | UNEXPECTED_HOST,
 )
 async def free_seat(
     lobby_id: str, seat: int, ctx: ContextDep, player: CurrentPlayer, request: Request

@@ -2,7 +2,8 @@
 
 from fastapi import APIRouter, Query, Request, Response, status
 
-from app.api.deps import ContextDep, CurrentPlayer, SessionDep
+from app import guard
+from app.api.deps import RATE_LIMITED, ContextDep, CurrentPlayer, SessionDep, rate_limit
 from app.schemas import (
     UNREADABLE_BODY,
     ErrorBody,
@@ -11,6 +12,7 @@ from app.schemas import (
     PlayerCreate,
     PlayerCreated,
     PlayerOut,
+    SignedOut,
     Unprocessable,
 )
 from app.services import my_games, players
@@ -27,7 +29,8 @@ YEAR = 365 * 24 * 3600
     summary="Become a guest player",
     description="Issues a random token (only its hash is stored), returned once in the body and "
     "also set as the HttpOnly `campground_token` cookie for the browser.",
-    responses={**UNREADABLE_BODY, 422: {"model": Unprocessable}},
+    responses={**UNREADABLE_BODY, **RATE_LIMITED, 422: {"model": Unprocessable}},
+    dependencies=[rate_limit("players", by_player=False)],
 )
 async def create_player(
     data: PlayerCreate, ctx: ContextDep, request: Request, response: Response
@@ -35,11 +38,23 @@ async def create_player(
     async with ctx.db.writing() as session:
         player, token = players.create(session, data.name)
     # Secure whenever the site is served over HTTPS, directly or behind the proxy.
-    secure = ctx.base_url(str(request.base_url)).startswith("https:")
+    secure = guard.served_over_https(ctx.settings, request)
     response.set_cookie(
         players.COOKIE, token, max_age=YEAR, path="/", httponly=True, samesite="lax", secure=secure
     )
     return PlayerCreated(id=player.id, name=player.name, token=token)
+
+
+@router.post(
+    "/sign-out",
+    summary="Sign out on this device",
+    description="Clears the `campground_token` cookie, so this browser forgets the player. The "
+    "token itself stays valid: a script that kept it can still use it.",
+)
+async def sign_out(ctx: ContextDep, request: Request, response: Response) -> SignedOut:
+    secure = guard.served_over_https(ctx.settings, request)
+    response.delete_cookie(players.COOKIE, path="/", httponly=True, samesite="lax", secure=secure)
+    return SignedOut(signed_out=True)
 
 
 @router.get(
@@ -73,7 +88,7 @@ async def my_games_page(
     page, more = await my_games.games_page(session, player.id, limit, before)
     seats = await my_games.seats_of(session, [m.row.id for m in page])
     lobbies = [] if before else await my_games.open_lobbies(session, player.id)
-    base = ctx.base_url(str(request.base_url))
+    base = ctx.base_url(request)
     return MyGames(
         games=[
             MyGame(

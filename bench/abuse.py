@@ -1,0 +1,404 @@
+"""Attacks on a running server, and what a bystander saw meanwhile.
+
+Starts ``campground serve`` in a subprocess on loopback (SQLite in a temporary file, or with
+``--postgres`` a throw-away database beside the given server's) with the default limits, and
+``TRUSTED_PROXIES=127.0.0.1`` so that ``X-Forwarded-For`` gives the attacker and the bystander
+addresses of their own, as a proxy would. A bystander plays Let's Take a Hike against a bot
+over HTTP, one GET of the state and one move every 0.25 s. Each attack runs for a bounded count
+and time; for each, the bench prints what the attacker got (status counts) and the bystander's
+GET and move latencies (median, p95, worst) and failures while it ran.
+
+    .venv/bin/python bench/abuse.py
+    .venv/bin/python bench/abuse.py --postgres [URL]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import httpx
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from app.migrate import upgrade  # noqa: E402
+from bench.ws_roundtrip import DEFAULT_POSTGRES, database, free_port, percentile  # noqa: E402
+
+ATTACKER = {"X-Forwarded-For": "203.0.113.66"}
+BYSTANDER = {"X-Forwarded-For": "198.51.100.7"}
+# Every attack stops after this long, whatever it has done by then.
+ATTACK_SECONDS = 6.0
+
+
+class Bystander:
+    """A player in a game against a bot, timing a GET of the state and a move, over and over."""
+
+    def __init__(self, http: httpx.AsyncClient):
+        self.http = http
+        self.game_id = ""
+        self.gets: list[float] = []
+        self.moves: list[float] = []
+        self.failures: Counter[str] = Counter()
+
+    async def setup(self) -> None:
+        body = (await self.http.post("/api/players", json={"name": "Bystander"})).json()
+        self.http.headers["Authorization"] = f"Bearer {body['token']}"
+        self.token = body["token"]
+        await self.new_game()
+
+    async def new_game(self) -> None:
+        lobby = (await self.http.post("/api/lobbies", json={"game": "hike"})).json()
+        bot = {"seat": 1, "level": "random"}
+        await self.http.post(f"/api/lobbies/{lobby['id']}/bots", json=bot)
+        self.game_id = (await self.http.post(f"/api/lobbies/{lobby['id']}/start")).json()["game_id"]
+
+    async def timed(self, into: list[float], call: Awaitable[httpx.Response]) -> dict | None:
+        started = time.perf_counter()
+        try:
+            r = await call
+        except httpx.HTTPError as exc:
+            self.failures[type(exc).__name__] += 1
+            return None
+        into.append((time.perf_counter() - started) * 1000)
+        if r.status_code >= 400 and r.status_code != 409:
+            self.failures[str(r.status_code)] += 1
+            return None
+        return r.json()
+
+    async def play(self, until: asyncio.Event) -> None:
+        self.gets, self.moves, self.failures = [], [], Counter()
+        while not until.is_set():
+            pace = asyncio.create_task(asyncio.sleep(0.25))
+            state = await self.timed(self.gets, self.http.get(f"/api/games/{self.game_id}/state"))
+            if state is not None:
+                view = state["view"]
+                if view["outcome"] is not None:
+                    await self.new_game()
+                elif 0 in view["to_act"]:
+                    move = {"move": view["legal_moves"][0]["move"],
+                            "expect_version": state["version"]}
+                    url = f"/api/games/{self.game_id}/moves"
+                    await self.timed(self.moves, self.http.post(url, json=move))
+            await pace
+
+    def summary(self) -> str:
+        def spread(values: list[float]) -> str:
+            if not values:
+                return "none"
+            return (f"{statistics.median(values):6.1f} / {percentile(values, 0.95):6.1f} / "
+                    f"{max(values):7.1f} ms (n={len(values)})")
+
+        failed = ", ".join(f"{k}×{v}" for k, v in sorted(self.failures.items())) or "none"
+        return f"  bystander GET  {spread(self.gets)}\n  bystander move {spread(self.moves)}\n" \
+               f"  bystander failures: {failed}"
+
+
+def counted(statuses: Counter) -> str:
+    return ", ".join(f"{k}×{v}" for k, v in sorted(statuses.items(), key=str))
+
+
+async def burst(make: Callable[[int], Awaitable[httpx.Response]], count: int,
+                parallel: int) -> Counter:
+    """``count`` calls, ``parallel`` at a time, until ATTACK_SECONDS pass."""
+    statuses: Counter = Counter()
+    deadline = time.monotonic() + ATTACK_SECONDS
+    queue = iter(range(count))
+
+    async def worker() -> None:
+        for i in queue:
+            if time.monotonic() > deadline:
+                return
+            try:
+                statuses[(await make(i)).status_code] += 1
+            except httpx.HTTPError as exc:
+                statuses[type(exc).__name__] += 1
+
+    await asyncio.gather(*(worker() for _ in range(parallel)))
+    return statuses
+
+
+class Attacks:
+    def __init__(self, base: str, ws_base: str, bystander: Bystander):
+        self.base, self.ws_base, self.bystander = base, ws_base, bystander
+        limits = httpx.Limits(max_connections=300, max_keepalive_connections=300)
+        self.http = httpx.AsyncClient(base_url=base, timeout=10, headers=ATTACKER, limits=limits)
+
+    async def guest(self, name: str = "Mallory", address: dict | None = None) -> str:
+        r = await self.http.post("/api/players", json={"name": name}, headers=address)
+        return r.json()["token"]
+
+    def game_url(self) -> str:
+        return f"{self.ws_base}/ws/games/{self.bystander.game_id}"
+
+    async def non_reading_sockets(self) -> str:
+        """Sockets that ask for `sync` again and again and never read what comes back."""
+        opened, refused = [], Counter()
+        for _ in range(40):
+            try:
+                ws = await connect(self.game_url(), additional_headers=ATTACKER, max_queue=1,
+                                   max_size=None)
+                opened.append(ws)
+            except (InvalidStatus, OSError) as exc:
+                refused[type(exc).__name__] += 1
+        sent = 0
+        deadline = time.monotonic() + ATTACK_SECONDS
+        while time.monotonic() < deadline:
+            for ws in opened:
+                try:
+                    await asyncio.wait_for(ws.send('{"type":"sync"}'), 0.05)
+                    sent += 1
+                except (TimeoutError, ConnectionClosed):
+                    pass
+            await asyncio.sleep(0.05)
+        closed = sum(ws.close_code is not None for ws in opened)
+        for ws in opened:
+            ws.transport.abort()
+        return f"{len(opened)} sockets opened, {sent} syncs sent, {closed} closed by the server"
+
+    async def post_burst(self) -> str:
+        """200 joins at once, 100 in flight (the pool-starvation pattern)."""
+        tokens = [await self.guest(f"M{i}", {"X-Forwarded-For": f"203.0.113.{i}"})
+                  for i in range(2)]
+        lobby = (await self.http.post("/api/lobbies", json={"game": "hike", "seats": 5,
+                                                            "private": False},
+                                      headers={"Authorization": f"Bearer {tokens[0]}"})).json()
+        auth = {"Authorization": f"Bearer {tokens[1]}"}
+        statuses = await burst(
+            lambda i: self.http.post(f"/api/lobbies/{lobby['id']}/join", headers=auth), 200, 100)
+        return counted(statuses)
+
+    async def big_bodies(self, pid: int) -> str:
+        """Twenty 5 MB bodies, no token."""
+        before = rss_mb(pid)
+        body = b"[" + b"1," * 2_500_000 + b"1]"
+        statuses = await burst(lambda i: self.http.post(
+            "/api/lobbies", content=body, headers={"content-type": "application/json"}), 20, 4)
+        return f"{counted(statuses)}; server memory {before:.0f} → {rss_mb(pid):.0f} MB"
+
+    async def big_frames(self, pid: int) -> str:
+        """Ten 1 MB frames and a hundred 5 KB messages on sockets of the attacker's own."""
+        before = rss_mb(pid)
+        codes: Counter = Counter()
+        for _ in range(10):
+            async with connect(self.game_url(), additional_headers=ATTACKER,
+                               max_size=None) as ws:
+                await ws.recv()
+                try:
+                    await ws.send("x" * 1_000_000)
+                    await asyncio.wait_for(ws.recv(), 5)
+                except ConnectionClosed as exc:
+                    codes[f"closed {exc.rcvd.code if exc.rcvd else None}"] += 1
+        async with connect(self.game_url(), additional_headers=ATTACKER) as ws:
+            await ws.recv()
+            for _ in range(100):
+                await ws.send(json.dumps({"type": "sync", "ref": "r" * 5000}))
+            replies = Counter()
+            for _ in range(100):
+                replies[json.loads(await asyncio.wait_for(ws.recv(), 5)).get("code")] += 1
+        return (f"1 MB frames: {counted(codes)}; 5 KB messages answered {counted(replies)}; "
+                f"server memory {before:.0f} → {rss_mb(pid):.0f} MB")
+
+    async def flood_players(self) -> str:
+        statuses = await burst(lambda i: self.http.post("/api/players", json={"name": f"P{i}"}),
+                               3000, 20)
+        return counted(statuses)
+
+    async def flood_lobbies(self) -> str:
+        token = await self.guest("Lobbyist", {"X-Forwarded-For": "203.0.113.90"})
+        auth = {"Authorization": f"Bearer {token}"}
+        statuses = await burst(lambda i: self.http.post(
+            "/api/lobbies", json={"game": "hike", "private": False}, headers=auth), 2000, 20)
+        listing = (await self.http.get("/api/lobbies")).json()
+        return f"{counted(statuses)}; the public listing shows {len(listing)} of them"
+
+    async def guess_invites(self) -> str:
+        token = await self.guest("Guesser", {"X-Forwarded-For": "203.0.113.91"})
+        auth = {"Authorization": f"Bearer {token}"}
+        statuses = await burst(lambda i: self.http.post(
+            "/api/lobbies/join", json={"invite_code": f"guess{i:05d}"}, headers=auth), 3000, 20)
+        return counted(statuses)
+
+    async def spectator_crowd(self) -> str:
+        """300 spectators from 10 addresses on the bystander's game."""
+        crowd, refused = [], Counter()
+        for i in range(300):
+            address = {"X-Forwarded-For": f"192.0.2.{i % 10}"}
+            try:
+                ws = await connect(self.game_url(), additional_headers=address)
+                crowd.append(ws)
+            except (InvalidStatus, OSError) as exc:
+                refused[type(exc).__name__] += 1
+
+        async def drain(ws) -> None:
+            try:
+                async for _ in ws:
+                    pass
+            except ConnectionClosed:
+                pass
+
+        readers = [asyncio.create_task(drain(ws)) for ws in crowd]
+        await asyncio.sleep(ATTACK_SECONDS)
+        admitted = sum(ws.close_code is None for ws in crowd)
+        for ws in crowd:
+            await ws.close()
+        await asyncio.gather(*readers)
+        return f"{admitted} spectators held open (closed by the server: {len(crowd) - admitted})"
+
+    async def cross_site(self) -> str:
+        token = await self.guest("Victim", {"X-Forwarded-For": "203.0.113.92"})
+        lobby_owner = await self.guest("Host", {"X-Forwarded-For": "203.0.113.93"})
+        lobby = (await self.http.post("/api/lobbies", json={"game": "hike", "private": False},
+                                      headers={"Authorization": f"Bearer {lobby_owner}"})).json()
+        r = await self.http.post(f"/api/lobbies/{lobby['id']}/join",
+                                 headers={"Origin": "https://evil.example",
+                                          "Cookie": f"campground_token={token}"})
+        try:
+            async with connect(self.game_url(), origin="https://evil.example",
+                               additional_headers={"Cookie": f"campground_token={token}"}):
+                socket = "opened"
+        except InvalidStatus as exc:
+            socket = f"refused {exc.response.status_code}"
+        return f"cookie POST from another origin: {r.status_code}; socket from it: {socket}"
+
+    async def forged_host(self) -> str:
+        r = await self.http.get(f"/api/lobbies/{await self.any_lobby()}",
+                                headers={"Host": "evil.example"})
+        return f"lobby with Host: evil.example: {r.status_code}"
+
+    async def any_lobby(self) -> str:
+        listing = (await self.http.get("/api/lobbies")).json()
+        return listing[0]["id"] if listing else "none"
+
+    async def names(self) -> str:
+        statuses = Counter()
+        for name in ("\u200b", "Ana\u202e", "Ana\u0007"):
+            r = await self.http.post("/api/players", json={"name": name},
+                                     headers={"X-Forwarded-For": "203.0.113.94"})
+            statuses[r.status_code] += 1
+        return f"invisible / bidi / control names: {counted(statuses)}"
+
+
+async def recovery(http: httpx.AsyncClient, game_id: str, limit: float = 60) -> float:
+    """Seconds until a GET of the state is answered within a second again."""
+    started = time.monotonic()
+    while time.monotonic() - started < limit:
+        try:
+            await http.get(f"/api/games/{game_id}/state", timeout=1)
+            break
+        except httpx.HTTPError:
+            pass
+    return time.monotonic() - started
+
+
+def rss_mb(pid: int) -> float:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(re.search(r"VmRSS:\s+(\d+)", status).group(1)) / 1024
+
+
+async def run(base: str, ws_base: str, pid: int) -> None:
+    async with httpx.AsyncClient(base_url=base, timeout=30, headers=BYSTANDER) as http:
+        bystander = Bystander(http)
+        await bystander.setup()
+        attacks = Attacks(base, ws_base, bystander)
+        plan: list[tuple[str, Callable[[], Awaitable[str]]]] = [
+            ("none (baseline)", lambda: asyncio.sleep(ATTACK_SECONDS, "")),
+            ("1. 40 sockets sending sync, never reading", attacks.non_reading_sockets),
+            ("4. 5 MB bodies", lambda: attacks.big_bodies(pid)),
+            ("4. 1 MB frames, 5 KB messages", lambda: attacks.big_frames(pid)),
+            ("5. flood of new players", attacks.flood_players),
+            ("5. flood of new lobbies", attacks.flood_lobbies),
+            ("5. invite code guessing", attacks.guess_invites),
+            ("6. 300 spectators on the bystander's game", attacks.spectator_crowd),
+            ("7. cross-site POST and socket", attacks.cross_site),
+            ("8. forged Host", attacks.forged_host),
+            ("10. invisible names", attacks.names),
+            # Last: on a server whose pool can deadlock, it leaves it stuck for a while.
+            ("1. 200 joins, 100 in flight at once", attacks.post_burst),
+        ]
+        for label, attack in plan:
+            done = asyncio.Event()
+            playing = asyncio.create_task(bystander.play(done))
+            started = time.perf_counter()
+            try:
+                outcome = await attack()
+            except Exception as exc:  # noqa: BLE001 - an attack that breaks is itself a finding
+                outcome = f"attack failed: {type(exc).__name__}: {exc}"
+            took = time.perf_counter() - started
+            if took < 1:
+                await asyncio.sleep(1 - took)
+            done.set()
+            await playing
+            stuck = await recovery(http, bystander.game_id)
+            if stuck > 0.5:
+                outcome += f"; the server answered again {stuck:.1f} s after the attack"
+            print(f"{label}\n  attacker: {outcome} ({took:.1f} s)\n{bystander.summary()}",
+                  flush=True)
+        await attacks.http.aclose()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--postgres", nargs="?", const=DEFAULT_POSTGRES, default=None, metavar="URL"
+    )
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as tmp, database(args.postgres, tmp) as url:
+        upgrade(url)
+        port = free_port()
+        env = os.environ | {"DATABASE_URL": url, "BOT_DELAY": "0", "ADMIN_TOKEN": "",
+                            "TRUSTED_PROXIES": "127.0.0.1"}
+        log_path = Path(tmp) / "server.log"
+        with open(log_path, "wb") as log:
+            server = subprocess.Popen(
+                [sys.executable, "-m", "app.cli", "serve", "--port", str(port)],
+                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+            )
+            try:
+                base = f"http://127.0.0.1:{port}"
+                for _ in range(200):
+                    try:
+                        httpx.get(f"{base}/api/games", timeout=1)
+                        break
+                    except httpx.TransportError:
+                        time.sleep(0.05)
+                backend = "PostgreSQL" if args.postgres else "SQLite"
+                print(f"Abuse bench, {backend}, one instance, default limits\n", flush=True)
+                asyncio.run(run_and_check_log(base, f"ws://127.0.0.1:{port}", server.pid,
+                                              log_path))
+            finally:
+                server.terminate()
+                server.wait(10)
+    return 0
+
+
+async def run_and_check_log(base: str, ws_base: str, pid: int, log_path: Path) -> None:
+    async with httpx.AsyncClient(base_url=base, timeout=30, headers=BYSTANDER) as http:
+        body = (await http.post("/api/players", json={"name": "Script"})).json()
+        async with connect(f"{ws_base}/ws/games/none?token={body['token']}") as ws:
+            await ws.wait_closed()
+    await run(base, ws_base, pid)
+    log = log_path.read_text(errors="replace")
+    print(f"9. a socket opened with ?token=: token in the server log: "
+          f"{'yes' if body['token'] in log else 'no'}; "
+          f"redacted lines: {log.count('token=[redacted]')}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

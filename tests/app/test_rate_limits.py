@@ -1,0 +1,134 @@
+"""What one client may do: rates by player and by address, and caps on what one holds open.
+
+Each test starts a server of its own with the limit under test made tight (every test client
+comes from 127.0.0.1, so per-address counts would otherwise carry over between tests)."""
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from tests.app.sockets import Socket
+
+
+def assert_429(r):
+    assert r.status_code == 429, r.text
+    assert int(r.headers["retry-after"]) >= 1
+    assert r.json()["detail"].startswith("Too many")
+
+
+def test_new_players_per_address(database_url, serve):
+    with serve(database_url, RATE_PLAYERS="3/60") as live:
+        for name in ("Ana", "Ben", "Cy"):
+            live.guest(name)
+        r = live.client().post("/api/players", json={"name": "Dee"})
+        assert_429(r)
+        assert r.headers["retry-after"] == "20"
+
+
+def test_new_lobbies_per_player_and_per_address(database_url, serve):
+    with serve(database_url, RATE_LOBBIES="2/60") as live:
+        ana, ben = live.guest("Ana"), live.guest("Ben")
+        live.lobby(ana)
+        live.lobby(ana)
+        assert_429(ana.post("/api/lobbies", json={"game": "hike"}))
+        # Ben is another player, but at the same address.
+        assert_429(ben.post("/api/lobbies", json={"game": "hike"}))
+
+
+def test_invite_codes_cannot_be_guessed_quickly(database_url, serve):
+    with serve(database_url, RATE_JOINS="5/60") as live:
+        ana, eve = live.guest("Ana"), live.guest("Eve")
+        lobby = live.lobby(ana, seats=2)
+        codes = [f"guess{i:05d}" for i in range(5)] + [lobby["invite_code"]]
+        answers = [eve.post("/api/lobbies/join", json={"invite_code": c}) for c in codes]
+        assert [r.status_code for r in answers[:5]] == [404] * 5
+        assert_429(answers[5])
+
+
+def test_moves_over_http(database_url, serve):
+    with serve(database_url, RATE_MOVES="3/60") as live:
+        ana, ben = live.guest("Ana"), live.guest("Ben")
+        game_id = live.start_game(ana, ben)
+        stale = {"move": {"type": "draw"}, "expect_version": 99}
+        codes = [ana.post(f"/api/games/{game_id}/moves", json=stale).status_code for _ in range(3)]
+        assert codes == [409] * 3
+        assert_429(ana.post(f"/api/games/{game_id}/moves", json=stale))
+
+
+def test_moves_over_a_socket(database_url, serve):
+    with serve(database_url, RATE_MOVES="3/60") as live:
+        ana, ben = live.guest("Ana"), live.guest("Ben")
+        socket = Socket(live, live.start_game(ana, ben), token=ben.token)
+        try:
+            draw = {"type": "move", "move": {"type": "draw"}, "expect_version": 0}
+            for i in range(3):
+                socket.send(draw | {"ref": i})
+                assert socket.next()["code"] == "illegal_move"
+            socket.send(draw | {"ref": "x"})
+            error = socket.next()
+            assert (error["code"], error["ref"]) == ("rate_limited", "x")
+            assert error["retry_after"] >= 1
+        finally:
+            socket.close()
+
+
+def closed_with(url: str, **kw) -> tuple[int, str]:
+    with connect(url, open_timeout=10, **kw) as ws:
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                ws.recv(timeout=10)
+    return closed.value.rcvd.code, closed.value.rcvd.reason
+
+
+def test_socket_connections_per_address(database_url, serve):
+    with serve(database_url, RATE_SOCKETS="3/60") as live:
+        ana = live.guest("Ana")
+        game_id = live.start_game(ana, bots=("random",))
+        sockets = [Socket(live, game_id) for _ in range(3)]
+        try:
+            code, reason = closed_with(f"{live.ws_url}/ws/games/{game_id}")
+            assert code == 4429 and reason.startswith("Too many connections")
+        finally:
+            for s in sockets:
+                s.close()
+
+
+def test_open_sockets_per_player(database_url, serve):
+    with serve(database_url, MAX_SOCKETS_PER_PLAYER=2) as live:
+        ana = live.guest("Ana")
+        game_id = live.start_game(ana, bots=("random",))
+        sockets = [Socket(live, game_id, token=ana.token) for _ in range(2)]
+        try:
+            url = f"{live.ws_url}/ws/games/{game_id}"
+            auth = {"Authorization": f"Bearer {ana.token}"}
+            assert closed_with(url, additional_headers=auth)[0] == 4429
+            # Someone else is still let in, and a closed socket frees its place.
+            Socket(live, game_id).close()
+            sockets.pop().close()
+            Socket(live, game_id, token=ana.token).close()
+        finally:
+            for s in sockets:
+                s.close()
+
+
+def test_open_lobbies_per_host(database_url, serve):
+    with serve(database_url, MAX_OPEN_LOBBIES=2) as live:
+        ana = live.guest("Ana")
+        first = live.lobby(ana, seats=2)
+        live.lobby(ana)
+        r = ana.post("/api/lobbies", json={"game": "hike"})
+        assert r.status_code == 409 and "at most 2" in r.json()["detail"]
+        # Starting one frees a place.
+        ana.post(f"/api/lobbies/{first['id']}/bots", json={"seat": 1, "level": "random"})
+        assert ana.post(f"/api/lobbies/{first['id']}/start").status_code == 201
+        live.lobby(ana)
+
+
+def test_one_host_cannot_drown_the_public_listing(database_url, serve):
+    with serve(database_url, LISTED_LOBBIES_PER_HOST=2) as live:
+        ben = live.guest("Ben")
+        bens = live.lobby(ben, private=False)
+        eve = live.guest("Eve")
+        eves = [live.lobby(eve, private=False)["id"] for _ in range(6)]
+        listed = [lobby["id"] for lobby in live.client().get("/api/lobbies").json()]
+        assert listed == [eves[5], eves[4], bens["id"]]
