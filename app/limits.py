@@ -18,6 +18,18 @@ if TYPE_CHECKING:
 
 # Buckets are forgotten once full again; the sweep runs every so many takes.
 SWEEP_EVERY = 1000
+# Settings that switch every rate off and put every cap out of reach: for load benchmarks,
+# whose clients all come from one address.
+UNLIMITED = {
+    "RATE_PLAYERS": "off",
+    "RATE_LOBBIES": "off",
+    "RATE_JOINS": "off",
+    "RATE_MOVES": "off",
+    "RATE_SOCKETS": "off",
+    "MAX_OPEN_LOBBIES": "1000000",
+    "MAX_SOCKETS_PER_PLAYER": "1000000",
+    "MAX_SOCKETS_PER_ADDRESS": "1000000",
+}
 
 
 class RateLimited(Exception):

@@ -46,6 +46,7 @@ from websockets.asyncio.server import serve
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from app.limits import UNLIMITED  # noqa: E402
 from app.migrate import upgrade  # noqa: E402
 
 DEFAULT_POSTGRES = os.environ.get(
@@ -315,7 +316,7 @@ def database(postgres: str | None, tmp: str) -> Iterator[str]:
 
 @contextmanager
 def servers(url: str, instances: int, workers: int, redis: str | None) -> Iterator[list]:
-    env = os.environ | {"DATABASE_URL": url, "BOT_DELAY": "0", "ADMIN_TOKEN": ""}
+    env = os.environ | UNLIMITED | {"DATABASE_URL": url, "BOT_DELAY": "0", "ADMIN_TOKEN": ""}
     if redis:
         env |= {"REDIS_URL": redis, "REDIS_PREFIX": f"campground-bench-{uuid.uuid4().hex[:8]}:"}
     started = []

@@ -36,6 +36,7 @@ from websockets.asyncio.client import connect
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from app.limits import UNLIMITED  # noqa: E402
 from app.migrate import upgrade  # noqa: E402
 
 DEFAULT_POSTGRES = os.environ.get(
@@ -183,7 +184,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp, database(args.postgres, tmp) as url:
         upgrade(url)
         port = free_port()
-        env = os.environ | {"DATABASE_URL": url, "BOT_DELAY": "0", "ADMIN_TOKEN": ""}
+        env = os.environ | UNLIMITED | {"DATABASE_URL": url, "BOT_DELAY": "0", "ADMIN_TOKEN": ""}
         server = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "app.main:app", "--port", str(port)]
             + ["--log-level", "warning"],
