@@ -35,3 +35,16 @@ export function fill(el, ...children) {
 export function errorBox(message) {
   return h("p", { class: "error", role: "alert" }, message);
 }
+
+// An inline SVG picture (24 × 24 line art in currentColor), so no page depends on emoji fonts.
+// `body` is trusted markup from our own code, never from a player.
+export function svgIcon(body, { cls = "icon", label = null } = {}) {
+  const span = h("span", { class: cls, "aria-hidden": label ? null : "true", role: label ? "img" : null, "aria-label": label });
+  span.innerHTML = `<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round">${body}</svg>`;
+  return span;
+}
+
+export const ICONS = {
+  bot: '<rect x="4" y="8" width="16" height="12" rx="3"/><path d="M12 4v4M9 13v1M15 13v1M9.5 17h5"/><circle cx="12" cy="3.5" r="1"/>',
+  trophy: '<path d="M7 4h10v5a5 5 0 0 1-10 0z"/><path d="M7 6H4a3 3 0 0 0 3 4M17 6h3a3 3 0 0 1-3 4M12 14v4M8 21h8M9 18h6"/>',
+};

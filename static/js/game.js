@@ -2,7 +2,7 @@
 // log, outcome, and a per-game renderer from /static/games/{kind}.js.
 import { applyPatch } from "/static/vendor/fast-json-patch/core.js";
 import { wsUrl } from "./api.js";
-import { fill, h } from "./dom.js";
+import { fill, h, ICONS, svgIcon } from "./dom.js";
 import { LiveSocket, STATUS_TEXT } from "./socket.js";
 import { tableActions } from "./table-actions.js";
 
@@ -180,10 +180,10 @@ function seatsStrip(view, seatName) {
       acting ? h("span", { class: "dot", "aria-label": "to act" }) : null,
       h("span", { class: "badge" }, s.seat + 1),
       seatName(s.seat),
-      s.bot ? h("span", { title: `bot (${s.bot})`, "aria-label": "bot" }, " 🤖") : null,
+      s.bot ? h("span", { class: "chip-icon", title: `bot (${s.bot})` }, svgIcon(ICONS.bot, { label: "bot" })) : null,
       s.seat === view.you ? h("span", { class: "tag you" }, "you") : null,
       s.conceded ? h("span", { class: "tag" }, "conceded") : null,
-      winner ? " 🏆" : null);
+      winner ? h("span", { class: "chip-icon trophy" }, svgIcon(ICONS.trophy, { label: "winner" })) : null);
   }));
 }
 
@@ -197,7 +197,7 @@ function outcomeBox(view, seatName) {
   const headline = winners.includes(view.you) && winners.length === 1 ? "You win!"
     : `${names.join(" and ")} ${winners.length > 1 ? "share the win" : "wins"}!`;
   return h("section", { class: "outcome card", "data-testid": "outcome" },
-    h("h2", { "data-testid": "winner" }, `🏆 ${headline}`),
+    h("h2", { "data-testid": "winner" }, h("span", { class: "chip-icon trophy" }, svgIcon(ICONS.trophy)), headline),
     h("ol", { class: "scores" }, order.map(({ seat, score }) =>
       h("li", { class: winners.includes(seat) ? "winner" : "" },
         h("span", {}, seatName(seat), seat === view.you ? " (you)" : ""),

@@ -1,0 +1,259 @@
+// Summer Camp: what is asked now, the lake and the three paths, the display, your hand and
+// played cards, every player's board, and the final scoring. The view names cards by catalog
+// id; the catalog (names, packs, costs, points, texts) is fetched once when this module loads.
+// Every control comes from view.legal_moves; moves not placed here fall to the frame's bar.
+import { api } from "/static/js/api.js";
+import { cardBack } from "/static/js/card.js";
+import { h } from "/static/js/dom.js";
+import { boardSvg, icon, PACK_NAMES, scCard, SEAT_COLOURS } from "/static/games/summer-camp-art.js";
+
+const CSS = "/static/games/summer-camp.css";
+const CATALOG = await api("GET", "/api/games/summer-camp/catalog").catch(() => null);
+const CARDS = CATALOG?.cards || {};
+const BOARD = CATALOG?.board || { bridges: [6, 12, 18], lake_points: { 13: 1, 14: 2, 15: 3, 16: 4, 17: 5 } };
+
+// Where a prompt's card choice is made.
+const CHOOSE_FROM = {
+  take_display: "display",
+  plant_identification: "discard",
+  scavenger_hunt: "hand",
+  tie_dye: "hand",
+  macaroni_sculpture: "hand",
+  bird_watching: "hand",
+  dodgeball: "hand",
+};
+const CHOOSE_WORD = { display: "Take", discard: "Take", hand: "Discard" };
+const BADGE_NAMES = { participation: "Participation", all_star: "Camp all-star" };
+
+export function render(root, view, ctx) {
+  if (!document.querySelector(`link[href="${CSS}"]`)) {
+    document.head.append(h("link", { rel: "stylesheet", href: CSS, "data-game-css": "summer-camp" }));
+  }
+  const moves = (type) => view.legal_moves.filter((e) => e.move.type === type);
+  const chooseFrom = CHOOSE_FROM[view.prompt?.kind];
+  const cardChoices = moves("choose_card");
+  const choices = (where) => (chooseFrom === where ? cardChoices : []);
+
+  // Drawn first so the table places its controls; the prompt goes on top and takes the rest.
+  const board = boardSection(view, ctx, moves("choose_path"));
+  const display = displaySection(view, ctx, moves("buy"), choices("display"));
+  const played = playedSection(view, ctx);
+  const mine = view.you == null ? null : handSection(view, ctx, moves("play"), choices("hand"));
+  const seats = seatsSection(view, ctx);
+  const ask = prompt(view, ctx, moves, cardChoices.filter((e) => !choices("display").includes(e) && !choices("hand").includes(e)));
+
+  root.append(h("div", { class: "sc", "data-testid": "summer-camp" },
+    ask,
+    view.outcome ? scoring(view, ctx) : null,
+    h("div", { class: "sc-layout" },
+      board,
+      h("div", { class: "sc-col sc-main" }, mine, played),
+      h("div", { class: "sc-col sc-side" }, display, seats))));
+}
+
+// The engine's log names seats by colour; show who sits there too.
+export function logText(event, ctx) {
+  return event.text.replace(/\b(Red|Blue|Green|Yellow)\b/g,
+    (colour) => `${ctx.seatName(SEAT_COLOURS.indexOf(colour))} (${colour})`);
+}
+
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const who = (seat, view, ctx) => (seat === view.you ? "You" : ctx.seatName(seat));
+const cardName = (key) => CARDS[key]?.name || key;
+
+function dot(seat) {
+  return h("span", { class: `sc-dot seat-${seat}`, "aria-hidden": "true" });
+}
+
+function pill(iconName, text, attrs = {}) {
+  return h("span", { class: "pill sc-pill", ...attrs }, iconName ? icon(iconName) : null, text);
+}
+
+// What is asked now, and the controls that are not on a card or a path.
+function prompt(view, ctx, moves, otherCards) {
+  const p = view.prompt;
+  const mineNow = view.to_act.includes(view.you) && !view.outcome;
+  const active = view.active;
+  const status = h("div", { class: "sc-status" },
+    pill(null, `Round ${view.turn}`),
+    view.ending ? pill(null, "Last round", { class: "pill sc-pill ending" }) : null,
+    view.outcome ? null : pill(null, [dot(active), ` ${who(active, view, ctx)} ${active === view.you ? "play" : "plays"}`]),
+    view.outcome ? null : pill("energy", `${view.energy} energy`, { "data-testid": "energy", title: "energy left this turn" }),
+    view.bird_feeder ? pill("snack", "Tokens give 2 energy", { title: "Bird feeder: each snack bar token spent gives 2 energy" }) : null);
+
+  let text;
+  if (view.outcome) text = "The game is over.";
+  else if (p && p.seats.includes(view.you)) {
+    text = active === view.you ? p.text : `${ctx.seatName(active)} played ${cardName(p.card)}: ${p.text}`;
+  } else if (p) text = `Waiting for ${p.seats.map((s) => ctx.seatName(s)).join(", ")}: ${p.text}`;
+  else if (active === view.you) text = "Your turn: play cards, buy from the display, then end your turn.";
+  else text = `${ctx.seatName(active)} is playing.`;
+
+  const buttons = [];
+  for (const e of moves("choose_path")) {
+    const pack = view.paths[e.move.path].pack;
+    buttons.push(ctx.moveButton(e, [icon(pack), ` ${PACK_NAMES[pack]}`]));
+  }
+  for (const e of moves("choose_pile")) {
+    const path = view.paths[e.move.path];
+    buttons.push(ctx.moveButton(e, [icon(path.pack), ` ${PACK_NAMES[path.pack]} pile (${path.draw_pile})`]));
+  }
+  for (const e of moves("choose_player")) buttons.push(ctx.moveButton(e, [dot(e.move.seat), ` ${ctx.seatName(e.move.seat)}`]));
+  for (const e of moves("done")) buttons.push(ctx.moveButton(e, e.label));
+  const turnButtons = [
+    ...moves("spend_snack").map((e) => ctx.moveButton(e, [icon("snack"), " Spend a token"])),
+    ...moves("end_turn").map((e) => {
+      const b = ctx.moveButton(e, "End turn");
+      b.classList.add("primary");
+      return b;
+    }),
+  ];
+  const asking = p?.card && CARDS[p.card] ? scCard(CARDS, p.card, { testid: "asking-card" }) : null;
+  return h("section", { class: `sc-prompt${mineNow ? " mine" : ""}`, "data-testid": "sc-prompt" },
+    status,
+    h("div", { class: "sc-ask-row" },
+      asking ? h("div", { class: "sc-asking" }, asking) : null,
+      h("div", { class: "sc-ask-body" },
+        h("p", { class: "sc-ask", "data-testid": "sc-ask" }, text),
+        buttons.length ? h("div", { class: "buttons" }, buttons) : null,
+        otherCards.length ? h("div", { class: "sc-cards sc-choice" }, cardSlots(otherCards.map((e) => e.move.card), (key) =>
+          otherCards.filter((e) => e.move.card === key).map((e) => ctx.moveButton(e, CHOOSE_WORD[CHOOSE_FROM[p?.kind]] || "Choose")))) : null,
+        turnButtons.length ? h("div", { class: "buttons sc-turn-buttons" }, turnButtons) : null)));
+}
+
+// Cards grouped by id (a hand of three Lights out! shows one card, ×3), with their buttons.
+function cardSlots(keys, buttonsFor, opts = {}) {
+  const counts = new Map();
+  for (const key of keys) counts.set(key, (counts.get(key) || 0) + 1);
+  return [...counts].map(([key, n]) => {
+    const buttons = buttonsFor(key);
+    return h("div", { class: "sc-slot", "data-card": key },
+      scCard(CARDS, key, { count: n > 1 ? n : null, testid: opts.testid || "card" }),
+      buttons.length ? h("div", { class: "buttons" }, buttons) : null);
+  });
+}
+
+function boardSection(view, ctx, paths) {
+  const targets = new Map(paths.map((e) => [e.move.path, e]));
+  const board = {
+    paths: view.paths,
+    pawns: view.seats.map((s) => s.pawns),
+    participation: view.participation,
+    all_star: view.all_star,
+    bridges: BOARD.bridges,
+    lakePoints: BOARD.lake_points,
+    you: view.you,
+    targets: new Set(targets.keys()),
+  };
+  const section = h("section", { class: "sc-panel sc-board", "data-testid": "board" });
+  section.innerHTML = boardSvg(board, "tall") + boardSvg(board, "wide");
+  for (const g of section.querySelectorAll(".sc-path")) {
+    const entry = targets.get(Number(g.dataset.path));
+    if (entry) ctx.moveControl(g, entry);
+  }
+  const key = h("p", { class: "sc-key muted small" },
+    h("span", {}, icon("draw"), "draw a card"),
+    h("span", {}, icon("snack"), "snack bar token"),
+    h("span", {}, icon("move"), "move another pawn"),
+    h("span", {}, h("span", { class: "sc-lake-key" }, "1–5"), "lake points if short of the final bridge"));
+  section.append(key);
+  return section;
+}
+
+function displaySection(view, ctx, buys, takes) {
+  const buttonsFor = (key) => [
+    ...buys.filter((e) => e.move.card === key).map((e) => ctx.moveButton(e, "Buy")),
+    ...takes.filter((e) => e.move.card === key).map((e) => ctx.moveButton(e, "Take")),
+  ];
+  const slot = (key, count = null) => {
+    if (!key) return h("div", { class: "sc-slot empty-slot" }, h("div", { class: "sc-empty" }, "empty"));
+    const buttons = buttonsFor(key);
+    const face = scCard(CARDS, key, { count, testid: "display-card" });
+    return h("div", { class: "sc-slot", "data-card": key }, face, buttons.length ? h("div", { class: "buttons" }, buttons) : null);
+  };
+  return h("section", { class: "sc-panel sc-display", "data-testid": "display" },
+    h("h2", {}, "The display"),
+    view.paths.map((path) => h("div", { class: "sc-display-row" },
+      h("h3", {}, icon(path.pack), PACK_NAMES[path.pack]),
+      h("div", { class: "sc-cards" },
+        h("div", { class: "sc-slot" }, cardBack("left in the pile", path.draw_pile, { testid: "activity-pile" })),
+        path.display.map((key) => slot(key))))),
+    h("h3", {}, "Camp supplies"),
+    h("div", { class: "sc-cards" }, view.supply.map(({ card, left }) => (left ? slot(card, left)
+      : h("div", { class: "sc-slot" }, h("div", { class: "sc-empty" }, `No ${cardName(card)} left`))))));
+}
+
+function playedSection(view, ctx) {
+  const active = view.active;
+  const cards = view.played.map(({ card, use }) => h("div", { class: "sc-slot" },
+    scCard(CARDS, card, { testid: "played-card", note: use === "energy" ? "for 1 energy" : "for its action" })));
+  return h("section", { class: "sc-panel sc-played", "data-testid": "played" },
+    h("h2", {}, dot(active), active === view.you ? "You played this turn" : `${ctx.seatName(active)} played this turn`),
+    cards.length ? h("div", { class: "sc-cards" }, cards) : h("p", { class: "muted small" }, "Nothing yet."));
+}
+
+function handSection(view, ctx, plays, discards) {
+  const me = view.seats[view.you];
+  const buttonsFor = (key) => [
+    ...plays.filter((e) => e.move.card === key).map((e) => ctx.moveButton(e, e.move.use === "energy" ? "+1 energy" : "Play")),
+    ...discards.filter((e) => e.move.card === key).map((e) => ctx.moveButton(e, "Discard")),
+  ];
+  return h("section", { class: "sc-panel sc-hand seat-panel", "data-testid": "my-hand" },
+    h("h2", {}, dot(view.you), "Your hand", h("span", { class: "muted small" }, ` ${plural(view.hand.length, "card")}`)),
+    view.hand.length ? h("div", { class: "sc-cards", "data-testid": "hand" }, cardSlots(view.hand, buttonsFor, { testid: "hand-card" }))
+      : h("p", { class: "muted small" }, "No cards in your hand."),
+    h("div", { class: "sc-mine" },
+      pill("snack", plural(me.snack_tokens, "snack bar token"), { "data-testid": "my-snacks" }),
+      pill(null, `Draw pile ${me.draw_pile}`),
+      pill(null, `Discard pile ${me.discard_pile}`)),
+    me.discard?.length ? h("details", { class: "sc-discard" },
+      h("summary", {}, `Your discard pile (${me.discard.length})`),
+      h("p", { class: "small" }, me.discard.map(cardName).join(", "))) : null);
+}
+
+function badgeList(badges) {
+  if (!badges.length) return h("span", { class: "muted small" }, "no badges yet");
+  return badges.map((b) => h("span", { class: `sc-badge kind-${b.kind}`, "data-testid": "badge", title: `${BADGE_NAMES[b.kind] || PACK_NAMES[b.kind]} badge` },
+    icon(BADGE_NAMES[b.kind] ? "badge" : b.kind), `${BADGE_NAMES[b.kind] || PACK_NAMES[b.kind]} ${b.points}`));
+}
+
+function seatsSection(view, ctx) {
+  return h("section", { class: "sc-panel sc-seats", "data-testid": "seats" },
+    h("h2", {}, "Campers"),
+    view.seats.map((s) => h("div", { class: `sc-seat${s.seat === view.you ? " you" : ""}${s.seat === view.active ? " active" : ""}`, "data-testid": s.seat === view.you ? "my-seat" : "their-seat" },
+      h("div", { class: "sc-seat-head" },
+        dot(s.seat),
+        h("strong", {}, s.seat === view.you ? `You · ${ctx.seatName(s.seat)}` : ctx.seatName(s.seat)),
+        h("span", { class: "muted small" }, ` ${s.name}${s.seat === view.start_player ? " · start player" : ""}`)),
+      h("div", { class: "sc-seat-facts" },
+        pill(null, `Hand ${s.hand}`, { "data-testid": "hand-count" }),
+        pill(null, `Draw ${s.draw_pile}`),
+        pill(null, `Discard ${s.discard_pile}`, { title: s.discard_top ? `top: ${cardName(s.discard_top)}` : "empty" }),
+        pill("snack", `${s.snack_tokens}`, { title: "snack bar tokens", "data-testid": "snacks" }),
+        pill("badge", `${s.card_points} card pts`, { title: "experience points on the cards they own" }),
+        s.lake_points ? pill(null, `${s.lake_points} lake pts`) : null),
+      h("div", { class: "sc-badges" }, badgeList(s.badges)))));
+}
+
+function scoring(view, ctx) {
+  const rows = view.outcome.details.breakdown;
+  const { winners } = view.outcome;
+  const seats = rows.map((r) => r.seat);
+  const tieBroken = winners.length === 1 && rows.filter((r) => r.total === rows[winners[0]].total).length > 1;
+  const headline = winners.length > 1
+    ? `${winners.map((s) => who(s, view, ctx)).join(" and ")} share the win`
+    : `${who(winners[0], view, ctx)} ${winners[0] === view.you ? "win" : "wins"} with ${rows[winners[0]].total} points${tieBroken ? ", on snack bar tokens" : ""}`;
+  const row = (label, values, attrs = {}) => h("tr", attrs, h("th", { scope: "row" }, label), values.map((v) => h("td", {}, v)));
+  return h("section", { class: "sc-panel sc-scoring", "data-testid": "breakdown" },
+    h("h2", { "data-testid": "sc-winner" }, headline),
+    h("div", { class: "sc-table-wrap" }, h("table", {},
+      h("thead", {}, h("tr", {}, h("th", {}, ""), seats.map((s) => h("th", { scope: "col" }, dot(s), " ", ctx.seatName(s))))),
+      h("tbody", {},
+        row("Merit badges", rows.map((r) => [h("strong", {}, r.badge_points),
+          r.badges.length ? h("span", { class: "muted small sc-badge-points" }, ` (${r.badges.map((b) => b.points).join(" + ")})`) : null]),
+        { "data-testid": "badge-points" }),
+        row("Cards", rows.map((r) => r.card_points), { "data-testid": "card-points" }),
+        row("Lake", rows.map((r) => r.lake_points), { "data-testid": "lake-points" }),
+        row("Snack bar tokens (tie-break)", rows.map((r) => r.snack_tokens), { class: "tie-row" })),
+      h("tfoot", {}, row("Total", rows.map((r) => h("strong", { "data-testid": "total" }, r.total)), { class: "total" })))));
+}

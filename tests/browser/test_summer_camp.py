@@ -1,0 +1,176 @@
+"""A whole game of Summer Camp played through the browser, on a phone, against the heuristic bot."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+
+from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+PHONE = 375
+LIVE_MOVES = '[data-testid="move"]:not([disabled]):not([aria-disabled="true"]):visible'
+PACKS = ["games", "friendship", "adventure"]
+
+
+def no_overflow(page: Page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE, f"the table is {width}px wide at a {PHONE}px viewport"
+
+
+# One synchronous read of the page, so a redraw cannot fall between two of its parts.
+SNAPSHOT = """() => {
+  const table = document.querySelector('[data-testid="summer-camp"]');
+  const faces = [...table.querySelectorAll('.card-face')];
+  const count = (el) => Number((el.querySelector('.cf-count')?.textContent || '×1').slice(1));
+  const hand = {};
+  for (const el of table.querySelectorAll('[data-testid="hand-card"]')) hand[el.dataset.card] = count(el);
+  return {
+    over: Boolean(document.querySelector('[data-testid="outcome"]')),
+    testids: faces.map((e) => e.dataset.testid),
+    hand,
+    handCount: table.querySelector('[data-testid="my-seat"] [data-testid="hand-count"]').textContent,
+    theirFaces: table.querySelectorAll('[data-testid="their-seat"] .card-face').length,
+    prompt: table.querySelector('[data-testid="sc-prompt"]').textContent,
+    choiceFaces: table.querySelectorAll('.sc-choice .card-face').length,
+  };
+}"""
+PUBLIC_FACES = {"hand-card", "display-card", "played-card", "asking-card", "card"}
+
+
+def check_table(page: Page) -> None:
+    """Only your own hand is on the page: every card shown is in your hand, the display, the
+    cards played this turn, the card asking, or (Plant identification) your own discard pile."""
+    snap = page.evaluate(SNAPSHOT)
+    if snap["over"]:
+        return
+    assert set(snap["testids"]) <= PUBLIC_FACES, snap["testids"]
+    assert snap["theirFaces"] == 0
+    assert f"Hand {sum(snap['hand'].values())}" == snap["handCount"], (snap["hand"], snap["handCount"])
+    if snap["choiceFaces"]:
+        assert "discard pile" in snap["prompt"], snap["prompt"]
+
+
+def view_of(page: Page, game_id: str) -> dict:
+    response = page.request.get(f"/api/games/{game_id}/state")
+    assert response.ok
+    return response.json()["view"]
+
+
+def hand_matches_view(page: Page, game_id: str) -> None:
+    """The page's hand is exactly the hand in this seat's view (once the page has caught up)."""
+    deadline = time.monotonic() + 5
+    while True:
+        view = view_of(page, game_id)
+        shown = page.evaluate(SNAPSHOT)["hand"]
+        if shown == dict(Counter(view["hand"])) or view["outcome"]:
+            return
+        assert time.monotonic() < deadline, (shown, view["hand"])
+        page.wait_for_timeout(100)
+
+
+def click_a_move(page: Page, rng: random.Random, clicked: Counter) -> bool:
+    """Play like a beginner: every card, buy what can be bought, answer every prompt at random;
+    end the turn only when nothing else is left."""
+    moves = page.locator(LIVE_MOVES)
+    kinds = moves.evaluate_all(
+        "els => els.map(e => e.closest('[data-testid=\"my-hand\"]') ? 'hand'"
+        " : e.closest('[data-testid=\"display\"]') ? 'display'"
+        " : e.closest('[data-testid=\"board\"]') ? 'path'"
+        " : (e.textContent === 'End turn') ? 'end_turn'"
+        " : e.closest('.sc-turn-buttons') ? 'snack' : 'prompt')")
+    if not kinds:
+        return False
+    options = [i for i, kind in enumerate(kinds) if kind not in ("end_turn", "snack")]
+    pick = rng.choice(options) if options else rng.randrange(len(kinds))
+    try:
+        moves.nth(pick).click(timeout=2000)
+    except PlaywrightTimeout:
+        return False  # the table was redrawn under the click; look again
+    clicked[kinds[pick]] += 1
+    return True
+
+
+def test_whole_game_against_the_bot(new_page):
+    page = new_page("/", width=PHONE, height=800)
+    page.locator("#player-name-input").fill("Ana")
+    page.locator("#player-name-input").press("Enter")
+    expect(page.get_by_test_id("player-name")).to_have_text("Ana")
+    page.get_by_test_id("game-summer-camp").click()
+    expect(page.get_by_test_id("game-summer-camp")).to_have_attribute("aria-checked", "true")
+    for box in page.locator('input[name="packs"]').all():
+        box.set_checked(box.get_attribute("value").strip('"') in PACKS)
+    no_overflow(page)
+    page.get_by_test_id("create-lobby").click()
+    page.wait_for_url("**/lobbies/*")
+    expect(page.get_by_test_id("seat")).to_have_count(2)
+    page.get_by_test_id("bot-level").select_option("heuristic")
+    page.get_by_test_id("add-bot").click()
+    expect(page.get_by_test_id("seat").nth(1)).to_contain_text("heuristic")
+    page.get_by_test_id("start").click()
+    page.wait_for_url("**/games/*")
+    game_id = page.url.rstrip("/").split("/")[-1]
+
+    table = page.get_by_test_id("summer-camp")
+    expect(table).to_be_visible()
+    # The lake and three paths of the chosen packs, both players' three pawns, every bridge.
+    board = table.locator(".sc-board-svg.tall")
+    expect(board).to_be_visible()
+    expect(board.locator(".sc-path")).to_have_count(3)
+    expect(board.locator(".sc-pawn")).to_have_count(6)
+    expect(board.locator(".sc-bridge")).to_have_count(9)
+    assert sorted(board.locator(".sc-path-name").all_text_contents()) == ["Adventure", "Friendship", "Games"]
+    # The display: two cards per activity and the three camp supplies, each with cost and points.
+    display = table.get_by_test_id("display")
+    expect(display.get_by_test_id("display-card")).to_have_count(9)
+    expect(display.get_by_test_id("card-cost")).to_have_count(9)
+    expect(display.get_by_test_id("card-points")).to_have_count(9)
+    view = view_of(page, game_id)
+    assert sorted(view["hand"]) and len(view["hand"]) in (3, 4)
+    hand_matches_view(page, game_id)
+    no_overflow(page)
+
+    rng = random.Random(11)
+    clicked: Counter = Counter()
+    steps = 0
+    deadline = time.monotonic() + 240
+    while not page.get_by_test_id("outcome").is_visible():
+        assert time.monotonic() < deadline, f"the game did not finish ({dict(clicked)})"
+        check_table(page)
+        # Every legal move sits on the table: nothing is left for the frame's bar.
+        expect(page.get_by_test_id("moves-bar")).to_have_count(0)
+        if steps % 40 == 0:
+            hand_matches_view(page, game_id)
+            no_overflow(page)
+        if click_a_move(page, rng, clicked):
+            steps += 1
+        else:
+            page.wait_for_timeout(50)
+
+    for kind in ("hand", "display", "end_turn"):
+        assert clicked[kind] > 0, clicked
+    expect(page.locator(LIVE_MOVES)).to_have_count(0)
+
+    # The final scoring: each player's badges, card points and lake points add up to the
+    # score the outcome gives, seat by seat.
+    outcome = view_of(page, game_id)["outcome"]
+    breakdown = table.get_by_test_id("breakdown")
+    expect(breakdown).to_be_visible()
+    totals = [int(t) for t in breakdown.get_by_test_id("total").all_inner_texts()]
+    assert totals == outcome["scores"]
+    parts = [
+        [int(cell.split()[0]) for cell in breakdown.get_by_test_id(row).locator("td").all_inner_texts()]
+        for row in ("badge-points", "card-points", "lake-points")
+    ]
+    assert [sum(seat) for seat in zip(*parts)] == totals
+    shown = sorted(int(s) for s in page.get_by_test_id("outcome").get_by_test_id("score").all_inner_texts())
+    assert shown == sorted(totals)
+    no_overflow(page)
+
+    # On a wide screen the paths run left to right under the lake, beside nothing else.
+    page.set_viewport_size({"width": 1280, "height": 900})
+    wide = table.locator(".sc-board-svg.wide")
+    expect(wide).to_be_visible()
+    expect(table.locator(".sc-board-svg.tall")).to_be_hidden()
+    assert wide.bounding_box()["width"] > 800
