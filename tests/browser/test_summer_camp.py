@@ -70,20 +70,35 @@ def hand_matches_view(page: Page, game_id: str) -> None:
         page.wait_for_timeout(100)
 
 
+# Which control is which: its place on the table and its text.
+KINDS = """els => els.map(e => {
+  const text = e.textContent;
+  if (e.closest('[data-testid="my-hand"]')) return text === 'Play' ? 'play' : text === '+1 energy' ? 'energy' : 'discard';
+  if (e.closest('[data-testid="display"]')) return text === 'Buy' ? 'buy' : 'take';
+  if (e.closest('[data-testid="board"]')) return 'path';
+  if (text === 'End turn') return 'end_turn';
+  if (e.closest('.sc-turn-buttons')) return 'snack';
+  return 'prompt';
+})"""
+ANSWERS = ("discard", "take", "path", "prompt")
+
+
 def click_a_move(page: Page, rng: random.Random, clicked: Counter) -> bool:
-    """Play like a beginner: every card, buy what can be bought, answer every prompt at random;
-    end the turn only when nothing else is left."""
+    """Play like a keen beginner: answer what is asked, play cards for their actions, then the
+    rest for energy, buy the dearest card that can be bought, and only then end the turn."""
     moves = page.locator(LIVE_MOVES)
-    kinds = moves.evaluate_all(
-        "els => els.map(e => e.closest('[data-testid=\"my-hand\"]') ? 'hand'"
-        " : e.closest('[data-testid=\"display\"]') ? 'display'"
-        " : e.closest('[data-testid=\"board\"]') ? 'path'"
-        " : (e.textContent === 'End turn') ? 'end_turn'"
-        " : e.closest('.sc-turn-buttons') ? 'snack' : 'prompt')")
+    kinds = moves.evaluate_all(KINDS)
     if not kinds:
         return False
-    options = [i for i, kind in enumerate(kinds) if kind not in ("end_turn", "snack")]
-    pick = rng.choice(options) if options else rng.randrange(len(kinds))
+    for wanted in (ANSWERS, ("play",), ("energy",), ("buy",), ("end_turn", "snack")):
+        options = [i for i, kind in enumerate(kinds) if kind in wanted]
+        if options:
+            break
+    if kinds[options[0]] == "buy":
+        costs = moves.evaluate_all("els => els.map(e => Number((e.title.match(/\\((\\d+) energy\\)/) || [0, 0])[1]))")
+        pick = max(options, key=lambda i: costs[i])
+    else:
+        pick = rng.choice(options)
     try:
         moves.nth(pick).click(timeout=2000)
     except PlaywrightTimeout:
@@ -105,9 +120,9 @@ def test_whole_game_against_the_bot(new_page):
     page.get_by_test_id("create-lobby").click()
     page.wait_for_url("**/lobbies/*")
     expect(page.get_by_test_id("seat")).to_have_count(2)
-    page.get_by_test_id("bot-level").select_option("heuristic")
+    page.get_by_test_id("bot-level").select_option("random")
     page.get_by_test_id("add-bot").click()
-    expect(page.get_by_test_id("seat").nth(1)).to_contain_text("heuristic")
+    expect(page.get_by_test_id("seat").nth(1)).to_contain_text("random")
     page.get_by_test_id("start").click()
     page.wait_for_url("**/games/*")
     game_id = page.url.rstrip("/").split("/")[-1]
@@ -148,7 +163,7 @@ def test_whole_game_against_the_bot(new_page):
         else:
             page.wait_for_timeout(50)
 
-    for kind in ("hand", "display", "end_turn"):
+    for kind in ("play", "energy", "buy", "end_turn"):
         assert clicked[kind] > 0, clicked
     expect(page.locator(LIVE_MOVES)).to_have_count(0)
 
