@@ -14,10 +14,10 @@ import math
 import random
 from functools import lru_cache
 
+from engine.camping_life import area as play_area
 from engine.camping_life.cards import CARDS
 from engine.camping_life.moves import BidCard, BidTable, Move, Pick, Place
-from engine.camping_life.scoring import (CELLS, COLS, NEIGHBOURS, TERRAIN_SCORES, area_of,
-                                         mission_points)
+from engine.camping_life.scoring import TERRAIN_SCORES, area_of, mission_points
 
 Cells = tuple[int | None, ...]
 
@@ -33,13 +33,6 @@ def _cells(seat_view: dict) -> Cells:
     return tuple(None if c is None else c["id"] for row in seat_view["area"] for c in row)
 
 
-def _free(cells: Cells) -> list[int]:
-    if all(c is None for c in cells):
-        return list(range(CELLS))
-    return [i for i in range(CELLS)
-            if cells[i] is None and any(cells[j] is not None for j in NEIGHBOURS[i])]
-
-
 @lru_cache(maxsize=65536)
 def _lead(mine: Cells, theirs: Cells, missions: tuple[int, ...]) -> float:
     """My terrain points plus my mission points minus the opponent's mission points."""
@@ -53,19 +46,19 @@ def _lead(mine: Cells, theirs: Cells, missions: tuple[int, ...]) -> float:
 
 @lru_cache(maxsize=65536)
 def _best_cell(mine: Cells, theirs: Cells, missions: tuple[int, ...], card: int
-               ) -> tuple[float, int]:
+               ) -> tuple[float, tuple[int, int] | None]:
     """The most my lead can grow by placing ``card``, and where (room for growth breaks ties)."""
-    free = _free(mine)
-    if not free:
-        return 0.0, -1
+    cells = play_area.targets(mine)
+    if not cells:
+        return 0.0, None
     base = _lead(mine, theirs, missions)
     best = None
-    for i in free:
-        after = mine[:i] + (card,) + mine[i + 1:]
-        room = sum(1 for j in NEIGHBOURS[i] if mine[j] is None) * 0.01
+    for r, c in cells:
+        after = tuple(play_area.place(mine, r, c, card))
+        room = len(play_area.targets(after)) * 0.01
         gain = _lead(after, theirs, missions) - base + room
         if best is None or gain > best[0]:
-            best = (gain, i)
+            best = (gain, (r, c))
     return best[0] + PROMISE[CARDS[card].kind], best[1]
 
 
@@ -86,8 +79,14 @@ def heuristic_bot(view: dict, legal: list[Move], rng: random.Random) -> Move:
         seats = view["seats"]
         missions = tuple([m["id"] for m in view["open_missions"]]
                          + [view["secret_mission"]["id"]])
-        _, cell = _best_cell(_cells(seats[me]), _cells(seats[1 - me]), missions, first.card)
-        return next(m for m in legal if m.row * COLS + m.col == cell)
+        mine, theirs = _cells(seats[me]), _cells(seats[1 - me])
+        # Of the won cards, the one whose best place gains the most goes first.
+        options = []
+        for card in dict.fromkeys(m.card for m in legal):
+            gain, cell = _best_cell(mine, theirs, missions, card)
+            options.append((gain, card, cell))
+        _, card, cell = max(options, key=lambda o: o[0])
+        return next(m for m in legal if (m.card, (m.row, m.col)) == (card, cell))
     if isinstance(first, Pick):
         return max(legal, key=lambda m: _worth(view, me, m.card))
     if isinstance(first, BidTable):

@@ -3,15 +3,16 @@
 The order of one round: three bidding turns (starter first, each a coin on a card then a coin
 on the table, table coins turned over after both played); the higher table total picks a
 next-round card and places it; the coins on the cards are turned over and the won cards are
-placed, row from left to right; then a new round. A tie on the table discards both
-next-round cards.
+placed, each player placing the cards they won in the order they choose; then a new round.
+A tie on the table discards both next-round cards.
 """
 
 from __future__ import annotations
 
+from engine.camping_life import area as play_area
 from engine.camping_life.cards import CARDS, MISSION_IDS, TERRAIN_IDS
 from engine.camping_life.moves import BidCard, BidTable, Move, Pick, Place
-from engine.camping_life.scoring import CELLS, COLS, NEIGHBOURS, ROWS, area_of, breakdown
+from engine.camping_life.scoring import CELLS, COLS, ROWS, area_of, breakdown
 from engine.camping_life.state import (COINS, SEAT_NAMES, Bid, CampingLifeState, CardResult,
                                        Placement, RoundSummary)
 from engine.core import IllegalMove, Outcome, Rng
@@ -31,7 +32,9 @@ def setup(players: int, seed: int) -> CampingLifeState:
     s.draw = list(TERRAIN_IDS)
     s.rng.shuffle(s.draw)
     s.areas = [[None] * CELLS for _ in range(players)]
-    s.say("Two missions are open; each player draws a secret mission.")
+    s.starter = s.rng.below(players)
+    s.say("Two missions are open; each player draws a secret mission. "
+          f"{SEAT_NAMES[s.starter]} is drawn at random to start.")
     _new_round(s)
     return s
 
@@ -46,12 +49,10 @@ def to_act(s: CampingLifeState) -> list[int]:
     return []
 
 
-def free_cells(area: list[int | None]) -> list[int]:
-    """Where the next card may go: anywhere at first, then next to a card already placed."""
-    if all(c is None for c in area):
-        return list(range(CELLS))
-    return [i for i in range(CELLS)
-            if area[i] is None and any(area[j] is not None for j in NEIGHBOURS[i])]
+def placing(s: CampingLifeState) -> list[int]:
+    """The won cards the seat now placing still has to place, in the order they were won."""
+    seat = s.placements[0].seat
+    return [p.card for p in s.placements if p.seat == seat]
 
 
 def legal_moves(s: CampingLifeState, seat: int) -> list[Move]:
@@ -64,8 +65,8 @@ def legal_moves(s: CampingLifeState, seat: int) -> list[Move]:
         return [BID_TABLE[coin] for coin in held]
     if s.phase == "pick":
         return [PICK[card] for card in s.next_round]
-    card = s.placements[0].card
-    return [PLACE[card, i] for i in free_cells(s.areas[seat])]
+    cells = play_area.targets(s.areas[seat])
+    return [PLACE[card, r, c] for card in dict.fromkeys(placing(s)) for r, c in cells]
 
 
 # Moves are frozen values: every legal move is built once here, not at every step.
@@ -73,8 +74,8 @@ BID_CARD = {(card, coin): BidCard(card=card, coin=coin)
             for card in TERRAIN_IDS for coin in set(COINS)}
 BID_TABLE = {coin: BidTable(coin=coin) for coin in set(COINS)}
 PICK = {card: Pick(card=card) for card in TERRAIN_IDS}
-PLACE = {(card, i): Place(card=card, row=i // COLS, col=i % COLS)
-         for card in TERRAIN_IDS for i in range(CELLS)}
+PLACE = {(card, r, c): Place(card=card, row=r, col=c)
+         for card in TERRAIN_IDS for r in range(-1, ROWS + 1) for c in range(-1, COLS + 1)}
 
 
 def apply(s: CampingLifeState, seat: int, move: Move) -> CampingLifeState:
@@ -101,7 +102,7 @@ def _prompt(phase: str) -> str:
         "bid_card": "put a coin on a card of the row.",
         "bid_table": "put a coin on the table.",
         "pick": "pick a next-round card.",
-        "place": "place your won card.",
+        "place": "place a card you won.",
         "over": "the game is over.",
     }[phase]
 
@@ -200,6 +201,11 @@ def _reveal(s: CampingLifeState) -> None:
             s.discard.append(card)
         else:
             s.placements.append(Placement(seat=winner, card=card))
+    # Each player places all the cards they won, in the order they choose.
+    first = {}
+    for p in s.placements:
+        first.setdefault(p.seat, len(first))
+    s.placements.sort(key=lambda p: first[p.seat])
     s.last_round = RoundSummary(round=s.round, table_totals=[sum(t) for t in s.table_coins],
                                 picker=s.picker, picked=s.picked, cards=results)
     s.row = []
@@ -208,22 +214,45 @@ def _reveal(s: CampingLifeState) -> None:
 
 
 def _place(s: CampingLifeState, seat: int, move: Place) -> None:
-    head = s.placements[0]
-    if move.card != head.card:
-        raise IllegalMove(f"You must place the {CARDS[head.card].name} now.")
-    if not (0 <= move.row < ROWS and 0 <= move.col < COLS):
-        raise IllegalMove("Your play area is 4 cards wide and 3 high.")
-    cell = move.row * COLS + move.col
+    cards = placing(s)
+    if move.card not in cards:
+        if len(set(cards)) == 1:
+            raise IllegalMove(f"You must place the {CARDS[cards[0]].name} now.")
+        raise IllegalMove("You must place one of the cards you won: "
+                          + ", ".join(CARDS[c].name for c in dict.fromkeys(cards)) + ".")
     area = s.areas[seat]
-    if area[cell] is not None:
+    if not (-1 <= move.row <= ROWS and -1 <= move.col <= COLS):
+        raise IllegalMove("Your play area is 4 cards wide and 3 high.")
+    inside = 0 <= move.row < ROWS and 0 <= move.col < COLS
+    if inside and area[move.row * COLS + move.col] is not None:
         raise IllegalMove("There is already a card there.")
-    if cell not in free_cells(area):
-        raise IllegalMove("A card must touch a card of your play area, side by side.")
-    area[cell] = move.card
-    s.placements.pop(0)
+    if (move.row, move.col) not in play_area.targets(area):
+        if any(c is not None for c in area) and not _touches(area, move.row, move.col):
+            raise IllegalMove("A card must touch a card of your play area, side by side.")
+        raise IllegalMove("Your play area is 4 cards wide and 3 high.")
+    s.areas[seat] = play_area.place(area, move.row, move.col, move.card)
+    s.placements.remove(Placement(seat=seat, card=move.card))
     _settle(s, move.card, placed=True)
-    s.say(f"{SEAT_NAMES[seat]} places the {CARDS[move.card].name} at row {move.row + 1}, "
-          f"column {move.col + 1}.", seat)
+    s.say(f"{SEAT_NAMES[seat]} places the {CARDS[move.card].name} {where(move.row, move.col)}.",
+          seat)
+
+
+def _touches(area: list[int | None], row: int, col: int) -> bool:
+    return any((row + dr, col + dc) in set(play_area.occupied(area))
+               for dr, dc in play_area.STEPS)
+
+
+def where(row: int, col: int) -> str:
+    """A cell in words; rows and columns just outside the grid are named by their neighbour."""
+    if row == -1:
+        return f"above row 1, column {col + 1}"
+    if row == ROWS:
+        return f"below row {ROWS}, column {col + 1}"
+    if col == -1:
+        return f"left of column 1, row {row + 1}"
+    if col == COLS:
+        return f"right of column {COLS}, row {row + 1}"
+    return f"at row {row + 1}, column {col + 1}"
 
 
 def _settle(s: CampingLifeState, card: int, placed: bool) -> None:
@@ -328,4 +357,4 @@ def describe(s: CampingLifeState, seat: int, move: Move) -> str:
     if isinstance(move, Pick):
         place = s.next_round.index(move.card) + 1
         return f"Pick the {CARDS[move.card].name} (next-round card {place})"
-    return f"{CARDS[move.card].name} at row {move.row + 1}, column {move.col + 1}"
+    return f"{CARDS[move.card].name} {where(move.row, move.col)}"

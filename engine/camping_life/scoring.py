@@ -12,7 +12,6 @@ from engine.camping_life.cards import CARDS, Card
 
 ROWS, COLS = 3, 4
 CELLS = ROWS * COLS
-CORNERS = (0, COLS - 1, CELLS - COLS, CELLS - 1)
 
 Area = Sequence[Card | None]
 
@@ -138,6 +137,17 @@ def _best_row(area: Area, measure: Callable[[Sequence[Card | None]], int]) -> in
     return max(measure(area[r * COLS:(r + 1) * COLS]) for r in range(ROWS))
 
 
+def corners(area: Area) -> set[int]:
+    """The cells at the four corners of the area: of the smallest rectangle around its cards,
+    which is the whole 4 × 3 frame once the area is complete."""
+    taken = [i for i in range(CELLS) if area[i] is not None]
+    if not taken:
+        return set()
+    rows = [i // COLS for i in taken]
+    cols = [i % COLS for i in taken]
+    return {r * COLS + c for r in (min(rows), max(rows)) for c in (min(cols), max(cols))}
+
+
 def _largest_group(area: Area, kind: str) -> int:
     return max((len(g) for g in _groups(area, lambda c: _is(c, kind))), default=0)
 
@@ -158,8 +168,8 @@ MOST: dict[str, Callable[[Area], int]] = {
     "most_tents_in_a_row": lambda a: _best_row(a, lambda cells: count(cells, "tent")),
     "most_umbrellas": _umbrellas,
     "most_umbrellas_in_a_row": lambda a: _best_row(a, _umbrellas),
-    "most_houses_on_corners": lambda a: sum(1 for i in CORNERS if _is(a[i], "house")),
-    "most_pools_on_corners": lambda a: sum(1 for i in CORNERS if _is(a[i], "pool")),
+    "most_houses_on_corners": lambda a: sum(1 for i in corners(a) if _is(a[i], "house")),
+    "most_pools_on_corners": lambda a: sum(1 for i in corners(a) if _is(a[i], "pool")),
 }
 
 # "At least" missions: each player who meets them scores.

@@ -130,7 +130,9 @@ def _turn(view: dict, held: list[dict], kinds: set):
 
 
 def _discard(view: dict, me: dict, held: list[dict], legal: list):
-    by_id = {c["id"]: c for c in held}
+    by_id = {c["id"]: c for c in [*held, *me["unpacked"]]}
+    if me["unpacked"]:
+        held = me["unpacked"]
     pending = view.get("pending")
     if pending is not None:
         by_id[pending["id"]] = pending

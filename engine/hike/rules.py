@@ -100,12 +100,11 @@ def one_per_item(cards: list[int]) -> list[int]:
 # ---------------------------------------------------------------- setup
 
 
-def deal(draw: list[int], players: int) -> tuple[list[dict], list[int]]:
-    """Deal five cards each from the top of ``draw`` (taking them off it) and pack them.
+def deal(draw: list[int], players: int) -> tuple[list[list[int]], list[int]]:
+    """Deal five cards each from the top of ``draw`` (taking them off it).
 
-    Hazards dealt are discarded and replaced until every player has been dealt five items;
-    items that cannot fit are then discarded, in the order dealt, without a redraw.
-    Returns the backpacks and the discarded cards.
+    Hazards dealt are discarded and replaced until every player holds five items.
+    Returns the items dealt to each seat and the discarded hazards.
     """
     discard: list[int] = []
     dealt: list[list[int]] = [[] for _ in range(players)]
@@ -119,36 +118,79 @@ def deal(draw: list[int], players: int) -> tuple[list[dict], list[int]]:
             discard.extend(hazards)
             hand[:] = [c for c in hand if CARDS[c].is_item]
             hand.extend(draw.pop() for _ in hazards)
-    backpacks = []
-    for seat in range(players):
-        bp = bpk.empty()
-        for c in dealt[seat]:
-            packed = bpk.add(bp, c)
-            if packed is None:
-                discard.append(c)
-            else:
-                bp = packed
-        backpacks.append(bp)
-    return backpacks, discard
+    return dealt, discard
+
+
+def setup_discards(hand: list[int]) -> list[int]:
+    """The cards of a dealt hand that may be discarded because they do not fit.
+
+    The player keeps any set that fits and to which no discarded card could be added, so a
+    card may go when some such set leaves it out. Empty when the whole hand fits.
+    """
+    if bpk.fits(hand):
+        return []
+    subsets = [
+        [c for i, c in enumerate(hand) if mask >> i & 1] for mask in range(1 << len(hand))
+    ]
+    fitting = [k for k in subsets if bpk.fits(k)]
+    kept_sets = [
+        k for k in fitting
+        if not any(c not in k and bpk.fits([*k, c]) for c in hand)
+    ]
+    return [c for c in hand if any(c not in k for k in kept_sets)]
 
 
 def setup(players: int, options: Options, seed: int) -> HikeState:
     rng = Rng.from_seed(seed)
     draw = list(range(DECK_SIZE))
     rng.shuffle(draw)
-    backpacks, discard = deal(draw, players)
-    draw.extend(discard)
-    rng.shuffle(draw)
+    dealt, discard = deal(draw, players)
     state = HikeState(
         players=players,
         rng=rng,
         draw_pile=draw,
-        backpacks=backpacks,
+        discard_pile=discard,
+        backpacks=[bpk.empty() for _ in range(players)],
+        dealt=dealt,
         scoring=[[] for _ in range(players)],
         debts=[None] * players,
+        turn=rng.below(players),
+        phase="setup",
     )
-    state.say(f"Each player packed a backpack. {player(0)} starts.")
+    for seat in range(players):
+        _pack_dealt(state, seat)
+    if not any(state.dealt):
+        _start_play(state)
     return state
+
+
+def _pack_dealt(s: HikeState, seat: int) -> None:
+    """Pack the seat's dealt items once they fit; discard for it while only one item can go."""
+    while True:
+        hand = s.dealt[seat]
+        choices = one_per_item(setup_discards(hand))
+        if not choices:
+            s.backpacks[seat] = bpk.arrange(hand)
+            s.dealt[seat] = []
+            return
+        if len(choices) > 1:
+            return
+        _discard_dealt(s, seat, choices[0])
+
+
+def _discard_dealt(s: HikeState, seat: int, card: int) -> None:
+    s.dealt[seat] = [c for c in s.dealt[seat] if c != card]
+    s.discard_pile.append(card)
+    s.say(f"{player(seat)} has no room for the {_mi(CARDS[card])} and discards it.", seat)
+
+
+def _start_play(s: HikeState) -> None:
+    """Every backpack is packed: the discards go back into the draw pile and play begins."""
+    s.draw_pile.extend(s.discard_pile)
+    s.discard_pile = []
+    s.rng.shuffle(s.draw_pile)
+    s.phase = "turn"
+    s.say(f"Each player packed a backpack. {player(s.turn)} starts (drawn at random).", s.turn)
 
 
 # ---------------------------------------------------------------- whose decision
@@ -157,6 +199,8 @@ def setup(players: int, options: Options, seed: int) -> HikeState:
 def to_act(s: HikeState) -> list[int]:
     if s.game_over:
         return []
+    if s.phase == "setup":
+        return clockwise(s.turn, [i for i, hand in enumerate(s.dealt) if hand], s.players)
     if s.phase in ("turn", "pack"):
         return [s.turn]
     if s.phase in ("join", "decide"):
@@ -184,6 +228,8 @@ def debt_choices(s: HikeState, seat: int) -> list[int]:
 def legal_moves(s: HikeState, seat: int) -> list:
     if seat not in to_act(s):
         return []
+    if s.phase == "setup":
+        return [Discard(card=c) for c in one_per_item(setup_discards(s.dealt[seat]))]
     if s.phase == "turn":
         if bpk.contents(s.backpacks[seat]):
             return [DRAW, TAKE_HIKE]
@@ -204,10 +250,9 @@ def legal_moves(s: HikeState, seat: int) -> list:
     hike = s.hike
     moves = [CONTINUE] if can_draw(s) else []
     items = [c for c in hike.pile if CARDS[c].is_item]
-    if len(hike.hikers) == 1 or not items:
-        moves.append(DROP_OUT)
-    else:
+    if len(hike.hikers) > 1:
         moves.extend(DropOut(score=c) for c in one_per_item(items))
+    moves.append(DROP_OUT)
     return moves
 
 
@@ -225,6 +270,7 @@ def _copy(s: HikeState) -> HikeState:
             "backpacks": [dict(bp) for bp in s.backpacks],
             "scoring": [list(p) for p in s.scoring],
             "debts": list(s.debts),
+            "dealt": [list(hand) for hand in s.dealt],
             "hike": _copy_hike(s.hike) if s.hike else None,
         }
     )
@@ -248,7 +294,16 @@ def apply(state: HikeState, seat: int, move) -> HikeState:
         raise IllegalMove("It is not your turn.")
     s = _copy(state)
     phase = s.phase
-    if phase == "turn":
+    if phase == "setup":
+        if not isinstance(move, Discard):
+            raise IllegalMove("Your dealt items do not all fit: choose one to discard.")
+        if move.card not in setup_discards(s.dealt[seat]):
+            raise IllegalMove("That card is not one you may discard to make your items fit.")
+        _discard_dealt(s, seat, move.card)
+        _pack_dealt(s, seat)
+        if not any(s.dealt):
+            _start_play(s)
+    elif phase == "turn":
         if isinstance(move, Draw):
             _draw_turn(s)
         elif isinstance(move, TakeHike):
@@ -546,8 +601,9 @@ def _drop_out(s: HikeState, seat: int, score: int | None) -> None:
             s.say(f"{player(seat)} drops out last with nothing to score.", seat)
     elif score is None:
         if items:
-            raise IllegalMove("Choose an item card from the hiking pile to score.")
-        s.say(f"{player(seat)} drops out with nothing to score.", seat)
+            s.say(f"{player(seat)} drops out without taking a card.", seat)
+        else:
+            s.say(f"{player(seat)} drops out with nothing to score.", seat)
     else:
         if score not in items:
             raise IllegalMove("That card is not an item card in the hiking pile.")
@@ -584,11 +640,18 @@ def _finish(s: HikeState) -> None:
 
 
 def _skunk_tie_break(s: HikeState, tied: list[int]) -> TieBreak:
-    """The tied players draw in turn from the reshuffled loose cards; whoever draws a Skunk
-    loses and stops drawing, until one player is left or no Skunk remains."""
+    """The tied players draw in turn, in an order drawn at random, from the reshuffled loose
+    cards; whoever draws a Skunk loses and stops drawing, until one player is left or no
+    Skunk remains."""
+    order = list(tied)
+    s.rng.shuffle(order)
+    s.say(
+        "A tie: " + ", ".join(player(p) for p in order)
+        + " draw for the Skunk in that order (drawn at random)."
+    )
     pile = [*s.discard_pile, *s.draw_pile]
     s.rng.shuffle(pile)
-    left = list(tied)
+    left = list(order)
     draws: list[tuple[int, int]] = []
     losers: list[int] = []
     i = 0
@@ -604,7 +667,7 @@ def _skunk_tie_break(s: HikeState, tied: list[int]) -> TieBreak:
             s.say(f"{player(seat)} draws the Skunk and loses the tie.", seat)
         else:
             i += 1
-    return TieBreak(tied=tied, draws=draws, losers=losers, winners=left)
+    return TieBreak(tied=tied, order=order, draws=draws, losers=losers, winners=sorted(left))
 
 
 def scores(s: HikeState) -> list[int]:
@@ -623,6 +686,8 @@ def describe(s: HikeState, seat: int, move) -> str:
         return f"Pack the {CARDS[s.pending].title} in the {SPACE_TITLES[move.space]}"
     if isinstance(move, Discard):
         c = CARDS[move.card]
+        if s.phase == "setup":
+            return f"Leave out the {_mi(c)}"
         if s.phase == "pack":
             if move.card == s.pending:
                 return f"Discard the new {c.title}"
@@ -638,9 +703,11 @@ def describe(s: HikeState, seat: int, move) -> str:
         if move.score is not None:
             return f"Drop out and score the {_mi(CARDS[move.score])}"
         items = [c for c in s.hike.pile if CARDS[c].is_item] if s.hike else []
-        if items:
-            return f"Drop out and score all {len(items)} card(s) ({_miles(items)} mi)"
-        return "Drop out (nothing to score)"
+        if not items:
+            return "Drop out (nothing to score)"
+        if len(s.hike.hikers) > 1:
+            return "Drop out without taking a card"
+        return f"Drop out and score all {len(items)} card(s) ({_miles(items)} mi)"
     return str(move)
 
 

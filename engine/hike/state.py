@@ -8,7 +8,7 @@ from pydantic import BaseModel
 
 from engine.core import BaseState
 
-Phase = Literal["turn", "pack", "join", "resolve", "decide", "over"]
+Phase = Literal["setup", "turn", "pack", "join", "resolve", "decide", "over"]
 
 
 class Debt(BaseModel):
@@ -41,6 +41,8 @@ class Hike(BaseModel):
 
 class TieBreak(BaseModel):
     tied: list[int]
+    order: list[int] = []
+    """The order the tied players draw in, drawn at random."""
     draws: list[tuple[int, int]] = []
     """(seat, card id) in the order the tied players drew."""
     losers: list[int] = []
@@ -51,6 +53,9 @@ class HikeState(BaseState):
     draw_pile: list[int]
     discard_pile: list[int] = []
     backpacks: list[dict[str, int | None]]
+    dealt: list[list[int]] = []
+    """Items dealt at setup that a seat has not packed yet: they do not all fit, and the
+    player chooses what to leave out."""
     scoring: list[list[int]]
     turn: int = 0
     """The player whose turn it is (during a hike: the one who announced it)."""

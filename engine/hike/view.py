@@ -10,7 +10,7 @@ The view (merged by ``engine.core.full_view`` with ``you``, ``to_act``, ``legal_
     {
       "spaces": ["top", "left_hand", "left_pocket", "middle", "right_pocket",
                  "right_hand", "bottom"],
-      "phase": "turn" | "pack" | "join" | "resolve" | "decide" | "over",
+      "phase": "setup" | "turn" | "pack" | "join" | "resolve" | "decide" | "over",
       "turn": seat,                      # whose turn it is (during a hike: who announced it)
       "draw_pile": int,                  # cards left, never their order
       "discard_pile": int,
@@ -20,6 +20,7 @@ The view (merged by ``engine.core.full_view`` with ``you``, ``to_act``, ``legal_
           "seat": int,
           "backpack": {space: Card | null},   # every space present
           "backpack_miles": int,
+          "unpacked": [Card, ...],            # setup: dealt items that do not all fit yet
           "scored": [Card, ...],
           "score": int,                       # miles scored
           "owes": null | {"rule": "any" | "highest" | "miles",
@@ -68,6 +69,7 @@ def view(s: HikeState, seat: int | None) -> dict:
                 "seat": p,
                 "backpack": {sp: _card(bp[sp]) for sp in SPACES},
                 "backpack_miles": _miles(bp.values()),
+                "unpacked": [_card(c) for c in s.dealt[p]] if s.dealt else [],
                 "scored": [_card(c) for c in s.scoring[p]],
                 "score": _miles(s.scoring[p]),
                 "owes": debt.model_dump(mode="json") if debt else None,

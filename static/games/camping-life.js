@@ -28,11 +28,24 @@ const ASK = {
   place: "place a card",
 };
 
+// Of the won cards waiting to be placed, the one this player chose to place next.
+let chosen = null;
+
 export function render(root, view, ctx) {
   if (!document.querySelector(`link[href="${CSS}"]`)) {
     document.head.append(h("link", { rel: "stylesheet", href: CSS, "data-game-css": "camping-life" }));
   }
-  const of = (type) => view.legal_moves.filter((e) => e.move.type === type);
+  const all = (type) => view.legal_moves.filter((e) => e.move.type === type);
+  // Several won cards may wait: the player taps the one to place next, then a space for it.
+  const toPlace = [...new Set(all("place").map((e) => e.move.card))];
+  if (!toPlace.includes(chosen)) chosen = toPlace[0] ?? null;
+  all("place").filter((e) => e.move.card !== chosen).forEach(ctx.claim);
+  const of = (type) => type === "place" ? all("place").filter((e) => e.move.card === chosen) : all(type);
+  const choose = (card) => {
+    chosen = card;
+    root.replaceChildren();
+    render(root, view, ctx);
+  };
   const me = view.you ?? 0;
   const them = 1 - me;
 
@@ -40,7 +53,7 @@ export function render(root, view, ctx) {
   const turnedOver = view.phase === "place" && view.last_round?.round === view.round;
 
   root.append(h("div", { class: `cl you-${me}`, "data-testid": "camping-life" },
-    prompt(view, ctx),
+    prompt(view, ctx, toPlace, choose),
     view.outcome ? scoring(view, ctx) : null,
     // Two columns on a wide screen; on a phone the sections are reordered into one (CSS order).
     h("div", { class: "cl-board" },
@@ -95,11 +108,13 @@ function coinButton(ctx, entry, seat) {
   return button;
 }
 
-function prompt(view, ctx) {
+function prompt(view, ctx, toPlace, choose) {
   const mine = view.to_act.includes(view.you) && !view.outcome;
-  const placing = view.placing;
+  const won = [view.placing, ...view.waiting].filter((p) => p && p.seat === view.you);
+  const placing = mine && view.phase === "place" ? won.find((p) => p.card.id === chosen) : view.placing;
   let text;
   if (view.outcome) text = "The game is over: the coins are put away and the secret missions are revealed.";
+  else if (mine && view.phase === "place" && toPlace.length > 1) text = `Choose the card to place next, then tap a highlighted space for the ${placing.card.name}.`;
   else if (mine && view.phase === "place") text = `Place the ${placing.card.name} in your play area: tap a highlighted space.`;
   else if (mine && view.phase === "pick") text = "Your table total is highest: pick one of the next-round cards. You place it first.";
   else if (mine && view.phase === "bid_card") text = "Put a coin face down on a card of this round: tap a coin under the card.";
@@ -123,6 +138,12 @@ function prompt(view, ctx) {
     h("div", { class: "cl-ask-row" },
       placing && !view.outcome ? tile(placing.card, "placing") : null,
       h("p", { class: "cl-ask" }, text)),
+    mine && toPlace.length > 1 ? h("div", { class: "cl-choose", role: "group", "aria-label": "Card to place next" },
+      toPlace.map((id) => {
+        const card = won.find((p) => p.card.id === id).card;
+        return h("button", { type: "button", class: `choose-card${id === chosen ? " chosen" : ""}`, "aria-pressed": String(id === chosen),
+          "data-testid": "choose-card", onclick: () => choose(id) }, tile(card));
+      })) : null,
     after);
 }
 
@@ -217,12 +238,19 @@ function seatPanel(view, seat, ctx, of, size) {
   const mine = size === "large";
   const own = seat.seat === view.you;
   const places = new Map((of ? of("place") : []).map((e) => [`${e.move.row},${e.move.col}`, e]));
-  const ghost = places.size ? view.placing?.card : null;
-  const area = h("div", { class: `area ${size}`, "data-testid": mine ? "my-area" : "their-area" },
-    seat.area.flatMap((cells, r) => cells.map((card, c) => {
+  const ghost = places.size ? [view.placing, ...view.waiting].find((p) => p?.card.id === chosen)?.card : null;
+  // The area may grow past its grid's edge (a row above, a column to the left…) while it still
+  // fits in 3 rows of 4: those spaces are drawn around the grid while they can be chosen.
+  const targets = [...places.values()].map((e) => e.move);
+  const rows = span(0, 2, targets.map((m) => m.row));
+  const cols = span(0, 3, targets.map((m) => m.col));
+  const area = h("div", { class: `area ${size} cols-${cols.length}`, "data-testid": mine ? "my-area" : "their-area" },
+    rows.flatMap((r) => cols.map((c) => {
+      const card = seat.area[r]?.[c];
       const entry = places.get(`${r},${c}`);
       if (card) return h("div", { class: "cell" }, tile(card));
-      const cell = h("div", { class: "cell empty", "data-row": r, "data-col": c });
+      const outside = !seat.area[r] || c < 0 || c > 3;
+      const cell = h("div", { class: `cell empty${outside ? " outside" : ""}`, "data-row": r, "data-col": c });
       if (entry) {
         cell.classList.add("target");
         cell.append(tile(ghost, "ghost"));
@@ -234,6 +262,13 @@ function seatPanel(view, seat, ctx, of, size) {
     h("h2", {}, h("span", { class: `dot seat-${seat.seat}` }), own ? `You · ${seat.name}` : `${ctx.seatName(seat.seat)} · ${seat.name}`,
       h("span", { class: "muted small" }, ` ${seat.cards_in_area}/12 cards · ${plural(seat.terrain_score, "point")} on the cards`)),
     area);
+}
+
+// The whole numbers from min(low, values) to max(high, values).
+function span(low, high, values) {
+  const from = Math.min(low, ...values);
+  const to = Math.max(high, ...values);
+  return Array.from({ length: to - from + 1 }, (_, i) => from + i);
 }
 
 // Both players' coins: in hand (the opponent's face down) and on the table.

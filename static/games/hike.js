@@ -72,12 +72,14 @@ function prompt(view, ctx, of) {
   else if (view.phase === "join") text = `${ctx.seatName(view.hike.lead)} is taking a hike. Will you join?`;
   else if (view.phase === "decide") text = "Continue the hike, or drop out and score?";
   else if (view.phase === "turn") text = "Your turn: draw a card for your backpack, or take a hike.";
+  else if (view.phase === "setup") text = "Your dealt items do not all fit in your backpack: tap one to leave out.";
 
   const buttons = BUTTON_MOVES.flatMap(of).map((e) => ctx.moveButton(e));
   // Dropping out with nothing to pick (or taking the whole pile) is a button; scoring one card is a tap on it.
   const dropAll = of("drop_out").filter((e) => e.move.score == null).map((e) => ctx.moveButton(e));
   return h("section", { class: "hike-prompt", "data-testid": "hike-prompt" },
     view.pending && view.phase === "pack" ? pendingCard(view, ctx, of) : null,
+    view.phase === "setup" ? dealtCards(view.seats[view.you], ctx, of) : null,
     h("div", { class: "ask" },
       h("p", {}, text),
       buttons.length || dropAll.length ? h("div", { class: "buttons" }, buttons, dropAll) : null,
@@ -89,6 +91,7 @@ function waitingText(view, ctx) {
   const who = view.to_act.map(ctx.seatName).join(" and ");
   const many = view.to_act.length > 1;
   const what = {
+    setup: many ? "are choosing which dealt items to leave out" : "is choosing which dealt item to leave out",
     turn: "is choosing: draw a card or take a hike",
     pack: `is packing the ${view.pending?.title}`,
     join: "is deciding whether to join the hike",
@@ -118,6 +121,18 @@ function pendingCard(view, ctx, of) {
   const discardNew = of("discard").find((e) => e.move.card === view.pending.id);
   if (discardNew) ctx.moveControl(card, discardNew);
   return h("div", { class: "pending-wrap" }, h("span", { class: "small muted" }, "Drawn"), card);
+}
+
+// Setup: the dealt items that do not all fit; tapping one leaves it out.
+function dealtCards(me, ctx, of) {
+  const choices = new Map(of("discard").map((e) => [e.move.card, e]));
+  return h("div", { class: "pending-wrap dealt", "data-testid": "dealt" },
+    h("span", { class: "small muted" }, "Dealt"),
+    me.unpacked.map((c) => {
+      const el = cardEl(c);
+      if (choices.has(c.id)) ctx.moveControl(el, choices.get(c.id));
+      return el;
+    }));
 }
 
 function trail(view, ctx, of) {

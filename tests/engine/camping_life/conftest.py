@@ -54,8 +54,10 @@ def take(state: CampingLifeState, kind: str, *, umbrella: bool = False) -> int:
 
 
 def arrange(row: list[str], next_round: list[str], seed: int = 0) -> CampingLifeState:
-    """A fresh game whose first row and next-round cards are of the given kinds."""
+    """A fresh game, Red starting, whose first row and next-round cards are of the given
+    kinds."""
     s = GAME.setup(2, GAME.options(None), seed)
+    s.starter = s.bidder = 0
     s.draw += s.row + s.next_round
     s.row, s.next_round = [], []
     s.row = [take(s, k) for k in row]

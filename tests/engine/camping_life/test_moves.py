@@ -32,7 +32,8 @@ def test_malformed_moves_are_refused_with_a_reason(data):
 
 def test_labels_name_the_card_and_the_coin():
     s = GAME.setup(2, GAME.options(None), 4)
-    labels = [GAME.describe(s, 0, m) for m in GAME.legal_moves(s, 0)]
+    seat = GAME.to_act(s)[0]
+    labels = [GAME.describe(s, seat, m) for m in GAME.legal_moves(s, seat)]
     assert len(labels) == 4 * 5 and len(set(labels)) == 20
     assert all(label.startswith("Coin ") and " on the " in label for label in labels)
     assert labels[-1].endswith("(card 4 of the row)")

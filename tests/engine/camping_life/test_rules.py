@@ -4,7 +4,7 @@ import pytest
 
 from engine.camping_life import GAME
 from engine.camping_life.cards import CARDS
-from engine.camping_life.rules import free_cells
+from engine.camping_life.area import place, targets
 from engine.camping_life.state import COINS
 from engine.core import IllegalMove, play
 
@@ -24,9 +24,18 @@ def test_setup():
     assert len(s.mission_pile) == 9
     assert len(s.row) == 4 and len(s.next_round) == 2 and len(s.draw) == 51
     assert s.coins == [COINS, COINS] == [[0, 1, 2, 2, 3, 4]] * 2
-    assert GAME.to_act(s) == [0] and s.phase == "bid_card"
+    assert GAME.to_act(s) == [s.starter] and s.phase == "bid_card"
     assert all(CARDS[c].kind == "mission" for c in s.open_missions + s.secret_missions)
     assert all(CARDS[c].kind != "mission" for c in s.row + s.next_round + s.draw)
+
+
+def test_the_first_player_is_drawn_at_random_from_the_seed():
+    starters = {GAME.setup(2, GAME.options(None), seed).starter for seed in range(16)}
+    assert starters == {0, 1}
+    s = GAME.setup(2, GAME.options(None), 3)
+    colour = ["Red", "Blue"][s.starter]
+    assert f"{colour} is drawn at random to start." in s.log[0].text
+    assert s.log[-1].text == f"Round 1: {colour} starts."
 
 
 def test_only_two_players():
@@ -56,8 +65,11 @@ def test_rulebook_example_c():
     assert s.last_round is None
     s = play(GAME, s, RED, {"type": "place", "card": campfire, "row": 1, "col": 1})
 
-    assert [(p.seat, p.card) for p in s.placements] == [(RED, pool1), (BLUE, forest),
-                                                        (RED, pool2)]
+    # Each player places all the cards they won, in the order they choose.
+    assert [(p.seat, p.card) for p in s.placements] == [(RED, pool1), (RED, pool2),
+                                                        (BLUE, forest)]
+    assert GAME.to_act(s) == [RED]
+    assert {m.card for m in GAME.legal_moves(s, RED)} == {pool1, pool2}
     assert house in s.discard and tent in s.next_round
     summary = s.last_round
     assert (summary.round, summary.table_totals) == (1, [7, 6])
@@ -75,15 +87,18 @@ def test_rulebook_example_c():
     assert "Forest: Red 2, Blue 3+1. Blue wins it." in texts
     assert "Swimming pool: Red 0. Red wins it." in texts
 
-    s = play(GAME, s, RED, {"type": "place", "card": pool1, "row": 1, "col": 2})
+    # Red places the second pool first.
+    s = play(GAME, s, RED, {"type": "place", "card": pool2, "row": 1, "col": 2})
+    assert [(p.seat, p.card) for p in s.placements] == [(RED, pool1), (BLUE, forest)]
+    assert {m.card for m in GAME.legal_moves(s, RED)} == {pool1}
+    s = play(GAME, s, RED, {"type": "place", "card": pool1, "row": 2, "col": 2})
     s = play(GAME, s, BLUE, {"type": "place", "card": forest, "row": 0, "col": 0})
-    s = play(GAME, s, RED, {"type": "place", "card": pool2, "row": 2, "col": 2})
     assert [c.placed for c in s.last_round.cards] == [True, False, True, True]
     # Round 2: red won the next-round card so starts; the tent joins the row.
     assert s.round == 2 and s.starter == RED and GAME.to_act(s) == [RED]
     assert s.row[0] == tent and len(s.row) == 4 and len(s.next_round) == 2
     assert s.coins == [COINS, COINS] and s.table_coins == [[], []]
-    assert s.areas[RED][5:7] == [campfire, pool1] and s.areas[RED][10] == pool2
+    assert s.areas[RED][5:7] == [campfire, pool2] and s.areas[RED][10] == pool1
     assert s.areas[BLUE][0] == forest
 
 
@@ -127,11 +142,33 @@ def test_table_tie_discards_both_next_round_cards_and_the_starter_stays():
 
 def test_placement_must_touch_a_placed_card():
     area = [None] * 12
-    assert free_cells(area) == list(range(12))
+    assert targets(area) == [(r, c) for r in range(3) for c in range(4)]
     area[5] = 20
-    assert free_cells(area) == [1, 4, 6, 9]
+    assert targets(area) == [(0, 1), (1, 0), (1, 2), (2, 1)]
     area[6] = 21
-    assert free_cells(area) == [1, 2, 4, 7, 9, 10]
+    assert targets(area) == [(0, 1), (0, 2), (1, 0), (1, 3), (2, 1), (2, 2)]
+
+
+def test_the_area_grows_in_any_direction_while_it_fits_in_three_rows_of_four():
+    area = [None] * 12
+    area[0] = 20  # a first card in the top-left corner may still grow up and left
+    assert targets(area) == [(-1, 0), (0, -1), (0, 1), (1, 0)]
+    grown = place(area, -1, 0, 21)
+    assert grown[0] == 21 and grown[4] == 20  # moved down one row, shape kept
+    grown = place(grown, 0, -1, 22)
+    assert (grown[0], grown[1], grown[5]) == (22, 21, 20)
+    # Three rows high: no room above or below; three wide: one more column either side.
+    column = [None] * 12
+    column[1], column[5], column[9] = 20, 21, 22
+    assert targets(column) == [(0, 0), (0, 2), (1, 0), (1, 2), (2, 0), (2, 2)]
+    row = [20, 21, 22, None] + [None] * 8
+    assert (0, -1) in targets(row) and (0, 3) in targets(row)
+    full_row = [20, 21, 22, 23] + [None] * 8
+    assert targets(full_row) == [(-1, 0), (-1, 1), (-1, 2), (-1, 3),
+                                 (1, 0), (1, 1), (1, 2), (1, 3)]
+    # Placing below the grid moves the area up.
+    low = [None] * 8 + [20, None, None, None]
+    assert place(place(low, 3, 0, 21), 0, 0, 22)[0:9:4] == [22, 20, 21]
 
 
 def place_state():
@@ -160,11 +197,11 @@ def test_legal_places_are_the_cells_next_to_the_area():
     (RED, {"type": "place", "card": None, "row": 0, "col": 0},
      "A card must touch a card of your play area, side by side."),
     (RED, {"type": "place", "card": None, "row": 1, "col": 1}, "There is already a card there."),
-    (RED, {"type": "place", "card": None, "row": 3, "col": 1},
+    (RED, {"type": "place", "card": None, "row": 4, "col": 1},
      "Your play area is 4 cards wide and 3 high."),
     (RED, {"type": "place", "card": 0, "row": 0, "col": 1}, "You must place the Forest now."),
     (RED, {"type": "bid_table", "coin": 1},
-     "Now is not the time for bid_table: place your won card."),
+     "Now is not the time for bid_table: place a card you won."),
 ])
 def test_illegal_places_are_refused_with_a_reason(seat, move, reason):
     s = place_state()
@@ -205,13 +242,12 @@ def test_a_won_card_that_cannot_be_placed_is_discarded_and_the_game_ends():
                       ((row[2], 2, 2), (row[3], 2, 2))]:
         s = bids(s, RED, *red)
         s = bids(s, BLUE, *blue)
-    assert [(p.seat, p.card) for p in s.placements] == [(RED, row[0]), (BLUE, row[1]),
-                                                        (RED, row[2]), (BLUE, row[3])]
+    assert [(p.seat, p.card) for p in s.placements] == [(RED, row[0]), (RED, row[2]),
+                                                        (BLUE, row[1]), (BLUE, row[3])]
     s = play(GAME, s, RED, {"type": "place", "card": row[0], "row": 0, "col": 0})
-    s = play(GAME, s, BLUE, {"type": "place", "card": row[1], "row": 2, "col": 3})
-    # Blue's area is full: the red placement still happens, blue's last card is discarded.
-    assert GAME.to_act(s) == [RED]
     s = play(GAME, s, RED, {"type": "place", "card": row[2], "row": 0, "col": 1})
+    s = play(GAME, s, BLUE, {"type": "place", "card": row[1], "row": 2, "col": 3})
+    # Blue's area is full: blue's last card is discarded.
     assert row[3] in s.discard
     assert "Blue's play area is full: the Swimming pool is discarded." in [e.text for e in s.log]
     assert [(c.winner, c.placed) for c in s.last_round.cards] == [
@@ -235,9 +271,9 @@ def test_the_row_fills_as_far_as_the_draw_pile_allows_then_the_game_ends():
         s = bids(s, RED, *red)
         s = bids(s, BLUE, *blue)
     s = play(GAME, s, RED, {"type": "pick", "card": s.next_round[0]})
-    for seat in (RED, RED, BLUE, RED, BLUE):
-        move = GAME.legal_moves(s, seat)[0]
-        s = play(GAME, s, seat, move)
+    for _ in range(5):
+        seat = GAME.to_act(s)[0]
+        s = play(GAME, s, seat, GAME.legal_moves(s, seat)[0])
     # One next-round card and the one card left in the draw pile make a row of two.
     assert s.round == 2 and len(s.row) == 2 and s.next_round == [] and s.draw == []
     while GAME.outcome(s) is None:

@@ -3,7 +3,7 @@
 import pytest
 
 from engine.camping_life.cards import MISSION_BY_KEY
-from engine.camping_life.scoring import (breakdown, campfires, forests, mission_points,
+from engine.camping_life.scoring import (MOST, breakdown, campfires, forests, mission_points,
                                          pool_pairs, pools, roads, tents)
 
 EMPTY = ". . . .\n. . . .\n. . . ."
@@ -86,9 +86,17 @@ MOST_CASES = {
     "most_tents_in_a_row": ("T T . .\n. . . .\n. . . .", "T . . .\nY . . .\nT . . ."),
     "most_umbrellas": ("U Y . .\n. . . .\n. . . .", "U P P .\n. . . .\n. . . ."),
     "most_umbrellas_in_a_row": ("U Y . .\n. . . .\n. . . .", "U . . .\nY . . .\nU . . ."),
-    "most_houses_on_corners": ("H . . H\n. . . .\n. . . .", "H H H .\n. . . .\n. . . ."),
-    "most_pools_on_corners": ("P . . .\n. . . .\n. . . P", "P P . .\nP . . .\n. . . ."),
+    "most_houses_on_corners": ("H . . H\n. . . .\n. . . .", "H H H .\n. . . .\n. . . T"),
+    "most_pools_on_corners": ("P . . .\n. . . .\n. . . P", "P P . .\nP . . .\n. . . T"),
 }
+
+
+def test_the_corners_are_those_of_the_area_however_far_it_grew(grid):
+    corner = MISSION_BY_KEY["most_houses_on_corners"]
+    # A 2 × 2 area's four cards are its four corners, wherever it lies in the frame.
+    small = grid(". . . .\n. H H .\n. H H .")
+    assert mission_points(corner, [small, grid(EMPTY)]) == [corner.points, 0]
+    assert MOST["most_houses_on_corners"](small) == 4
 
 
 @pytest.mark.parametrize("key", sorted(MOST_CASES))

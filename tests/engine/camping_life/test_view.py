@@ -139,7 +139,7 @@ def test_turned_over_coins_become_public():
         [{"seat": 0, "coins": [0]}]]
     assert all(GAME.view(s, v)["last_round"] == summary for v in (0, None))
     assert view["placing"] == {"seat": 0, "card": cards[0]["card"]}
-    assert [w["seat"] for w in view["waiting"]] == [1, 0]
+    assert [w["seat"] for w in view["waiting"]] == [0, 1]
     s = play(GAME, s, 0, {"type": "place", "card": row[0], "row": 0, "col": 1})
     assert [c["placed"] for c in GAME.view(s, 1)["last_round"]["cards"]] == [
         True, False, None, None]

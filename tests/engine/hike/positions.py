@@ -82,6 +82,8 @@ def all_cards(s: HikeState) -> list[int]:
         cards.extend(s.hike.pile)
     if s.pending is not None:
         cards.append(s.pending)
+    for hand in s.dealt:
+        cards.extend(hand)
     return cards
 
 

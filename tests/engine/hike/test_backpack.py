@@ -126,7 +126,7 @@ def test_discarding_a_map_makes_room_for_the_pans():
     assert s.discard_pile[-1] == map2
 
 
-def test_deal_discards_hazards_and_redraws_but_not_items_that_do_not_fit():
+def test_deal_discards_hazards_and_redraws_items():
     p = Pool()
     raccoon, skunk = p.take("raccoon"), p.take("skunk")
     t1, t2, bar, cam, sock = p.many("tent", "tent", "granola_bar", "camera", "socks")
@@ -136,17 +136,96 @@ def test_deal_discards_hazards_and_redraws_but_not_items_that_do_not_fit():
     top = [t1, seat1[0], raccoon, seat1[1], bar, seat1[2], skunk, seat1[3], t2, seat1[4]]
     below = [cam, sock, extra1, extra2]  # the two redraws come from here, in this order
     draw = [*reversed(below), *reversed(top)]
-    backpacks, discard = rules.deal(draw, 2)
-    assert names(backpacks[0]) == sorted(["tent", "granola_bar", "camera", "socks"])
-    assert names(backpacks[1]) == sorted(["map", "map", "water_bottle", "bear_spray"])
-    assert sorted(discard) == sorted([raccoon, skunk, t2, seat1[2]])
+    dealt, discard = rules.deal(draw, 2)
+    assert dealt[0] == [t1, bar, t2, cam, sock]
+    assert dealt[1] == seat1
+    assert sorted(discard) == sorted([raccoon, skunk])
     assert draw == [extra2, extra1]
+
+
+def test_a_hand_that_does_not_fit_offers_every_card_some_fitting_choice_leaves_out():
+    p = Pool()
+    map1, map2, tent = p.many("map", "map", "tent")
+    # Two Maps fill the top and the middle; the Tent only goes on top. Keeping the Tent and
+    # one Map is as good a backpack as keeping both Maps: the player chooses.
+    assert sorted(rules.setup_discards([map1, map2, tent])) == sorted([map1, map2, tent])
+    assert rules.setup_discards([map1, tent]) == []
+
+
+def test_setup_discards_never_leave_out_a_card_that_would_still_fit():
+    p = Pool()
+    t1, t2, bar = p.many("tent", "tent", "granola_bar")
+    # One Tent must go; the Granola Bar fits whichever Tent stays.
+    assert sorted(rules.setup_discards([t1, t2, bar])) == sorted([t1, t2])
+
+
+def _dealt_state(hands: dict[int, list[int]], players: int = 2, turn: int = 0):
+    """A state in the setup phase with ``hands`` dealt and every other card in the draw pile."""
+    s = GAME.setup(players, GAME.options({}), 1)
+    used = {c for hand in hands.values() for c in hand}
+    return s.model_copy(update={
+        "phase": "setup",
+        "turn": turn,
+        "draw_pile": [c for c in range(DECK_SIZE) if c not in used],
+        "discard_pile": [],
+        "backpacks": [bpk.empty() for _ in range(players)],
+        "dealt": [list(hands.get(seat, [])) for seat in range(players)],
+    })
+
+
+def test_the_player_chooses_which_dealt_item_to_leave_out():
+    p = Pool()
+    map1, map2, tent = p.many("map", "map", "tent")
+    s = _dealt_state({0: [map1, map2, tent]})
+    assert GAME.to_act(s) == [0]
+    # One choice per item: the two Maps are interchangeable.
+    assert GAME.legal_moves(s, 0) == [Discard(card=map1), Discard(card=tent)]
+    assert GAME.describe(s, 0, Discard(card=tent)) == "Leave out the Tent (4 mi)"
+    after = GAME.apply(s, 0, Discard(card=map1))
+    assert names(after.backpacks[0]) == ["map", "tent"]
+    assert after.phase == "turn"
+    assert after.dealt == [[], []]
+    # The discarded Map went back into the reshuffled draw pile.
+    assert after.discard_pile == []
+    assert sorted(after.draw_pile) == sorted([*s.draw_pile, map1])
+    texts = [e.text for e in after.log]
+    assert "Player 1 has no room for the Map (3 mi) and discards it." in texts
+    assert "Each player packed a backpack. Player 1 starts (drawn at random)." in texts
+
+
+def test_several_seats_with_too_many_items_decide_at_once():
+    p = Pool()
+    a = p.many("map", "map", "tent")
+    b = p.many("pans", "pans", "tent")
+    s = _dealt_state({0: a, 1: b}, players=3, turn=1)
+    assert GAME.to_act(s) == [1, 0]
+    s = GAME.apply(s, 0, Discard(card=a[2]))
+    assert GAME.to_act(s) == [1] and s.phase == "setup"
+    assert names(s.backpacks[0]) == ["map", "map"]
+    with pytest.raises(IllegalMove):
+        GAME.apply(s, 0, Discard(card=a[0]))
+    s = GAME.apply(s, 1, Discard(card=b[0]))
+    assert s.phase == "turn" and s.turn == 1
+
+
+def test_a_discard_nobody_could_choose_differently_is_made_at_setup():
+    p = Pool()
+    t1, t2, bar = p.many("tent", "tent", "granola_bar")
+    s = _dealt_state({0: [t1, t2, bar]})
+    rules._pack_dealt(s, 0)
+    assert names(s.backpacks[0]) == ["granola_bar", "tent"]
+    assert s.dealt[0] == []
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_setup_packs_only_items_and_shuffles_the_discards_back(players):
+    starters = set()
     for seed in range(40):
         s = GAME.setup(players, GAME.options({}), seed)
+        while s.phase == "setup":
+            seat = GAME.to_act(s)[0]
+            s = GAME.apply(s, seat, GAME.legal_moves(s, seat)[0])
+        starters.add(s.turn)
         packed = [c for bp in s.backpacks for c in bpk.contents(bp)]
         assert all(CARDS[c].is_item for c in packed)
         assert all(1 <= len(bpk.contents(bp)) <= 5 for bp in s.backpacks)
@@ -155,3 +234,5 @@ def test_setup_packs_only_items_and_shuffles_the_discards_back(players):
         for bp in s.backpacks:
             assert set(bp) == set(SPACES)
             assert all(c is None or CARDS[c].fits(sp) for sp, c in bp.items())
+    # The first player is drawn at random, not always the host's seat.
+    assert starters == set(range(players))

@@ -103,8 +103,29 @@ def test_a_full_tie_is_broken_by_drawing_for_the_skunk():
     *before, last = tb["draws"]
     assert last[0] == tb["losers"][0] and CARDS[last[1]].name == "skunk"
     assert all(CARDS[c].name != "skunk" for _, c in before)
-    assert [seat for seat, _ in tb["draws"]] == [i % 2 for i in range(len(tb["draws"]))]
+    # The tied players draw in turn, in the order drawn for them.
+    first = tb["order"][0]
+    assert sorted(tb["order"]) == [0, 1]
+    assert [seat for seat, _ in tb["draws"]] == [
+        (first + i) % 2 for i in range(len(tb["draws"]))
+    ]
     assert out.scores == [5, 5]
+    order = " and ".join(f"Player {p + 1}" for p in tb["order"])
+    assert any(e.text.startswith(f"A tie: {order.replace(' and ', ', ')} draw") for e in s.log)
+
+
+def test_who_draws_first_in_a_tie_is_drawn_at_random_from_the_seed():
+    firsts = set()
+    for seed in range(16):
+        p = Pool()
+        piles = {0: p.many("tent"), 1: p.many("sleeping_bag")}
+        bar = p.take("granola_bar")
+        s = build(p, 2, scoring=piles, draw_top=[bar], rest="discard")
+        s = s.model_copy(update={"rng": s.rng.from_seed(seed)})
+        s = play(GAME, s, 0, Draw())
+        s = play(GAME, s, 0, GAME.legal_moves(s, 0)[0])
+        firsts.add(GAME.outcome(s).details["tie_break"]["order"][0])
+    assert firsts == {0, 1}
 
 
 def test_a_five_way_tie_leaves_the_players_who_escaped_all_three_skunks_sharing_the_win():

@@ -17,6 +17,7 @@ MAX_STEPS = 5000
 SAMPLE_EVERY = 17
 
 WRONG = {
+    "setup": Draw(),
     "turn": Join(),
     "pack": Continue(),
     "join": Draw(),

@@ -41,7 +41,9 @@ def test_rulebook_example_dropping_out_of_a_hike():
     s, packs, (bar, water, bag, skunk) = rulebook_example(lucky=False)
     assert GAME.to_act(s) == [0]
     legal = GAME.legal_moves(s, 0)
-    assert legal == [Continue(), DropOut(score=bar), DropOut(score=water), DropOut(score=bag)]
+    assert legal == [
+        Continue(), DropOut(score=bar), DropOut(score=water), DropOut(score=bag), DropOut()
+    ]
     assert GAME.describe(s, 0, DropOut(score=bag)) == "Drop out and score the Sleeping Bag (4 mi)"
 
     s = play(GAME, s, 0, DropOut(score=bag))  # Reteka: the Sleeping Bag, four miles
@@ -206,10 +208,16 @@ def test_dropping_out_without_items_to_take():
     assert s.scoring[0] == [] and s.hike.lead == 1
 
 
-def test_a_hiker_who_could_score_must_choose_a_card():
+def test_a_hiker_who_is_not_the_last_may_drop_out_without_taking_a_card():
+    s, _, (bar, water, bag, _skunk) = rulebook_example(lucky=False)
+    assert GAME.describe(s, 0, DropOut()) == "Drop out without taking a card"
+    s = play(GAME, s, 0, DropOut())
+    assert s.scoring[0] == [] and s.hike.pile == [bar, water, bag]
+    assert s.log[-2].text == "Player 1 drops out without taking a card."
+
+
+def test_a_hiker_who_drops_out_scores_only_an_item_of_the_hiking_pile():
     s, _, (bar, *_rest) = rulebook_example(lucky=False)
-    with pytest.raises(IllegalMove, match="Choose an item card"):
-        play(GAME, s, 0, DropOut())
     with pytest.raises(IllegalMove, match="not an item card in the hiking pile"):
         play(GAME, s, 0, DropOut(score=s.draw_pile[0]))
     with pytest.raises(IllegalMove, match="continue the hike or drop out"):
