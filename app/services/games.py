@@ -190,10 +190,15 @@ async def load_snapshot(
     )
 
 
+def new_seed() -> int:
+    """A fresh secret seed: every shuffle of the game and who starts come from it."""
+    return secrets.randbits(63)
+
+
 def create_game(session: AsyncSession, lobby: Lobby) -> Game:
     """A new game for a full lobby, in the caller's transaction. The seed stays secret."""
     game = get_game(lobby.game)
-    seed = secrets.randbits(63)
+    seed = new_seed()
     state = game.setup(lobby.seat_count, game.options(lobby.options), seed)
     row = Game(
         id=new_id(),

@@ -5,6 +5,8 @@ the bus (skipped when unreachable, unless REQUIRE_REDIS=1)."""
 from __future__ import annotations
 
 import asyncio
+import functools
+import itertools
 import os
 import shutil
 import socket
@@ -86,6 +88,34 @@ def postgres_url() -> Iterator[str]:
         yield url
     finally:
         asyncio.run(_execute(POSTGRES_URL, f'DROP DATABASE "{name}" WITH (FORCE)', autocommit=True))
+
+
+@functools.cache
+def seat_zero_seeds(count: int = 8) -> list[int]:
+    """Seeds with which every game whose first player is drawn at random starts with seat 0
+    alone to act, at every player count."""
+    seeds = []
+    seed = 0
+    while len(seeds) < count:
+        seed += 1
+        if all(
+            g.to_act(g.setup(n, g.options(None), seed)) == [0]
+            for g in (get_game("hike"), get_game("camping-life"))
+            for n in range(g.min_players, g.max_players + 1)
+        ):
+            seeds.append(seed)
+    return seeds
+
+
+@pytest.fixture(autouse=True)
+def seat_zero_starts(monkeypatch) -> None:
+    """Server tests seat the host at seat 0 and want it to move first: games started by the
+    in-process server draw their seeds from ``seat_zero_seeds()`` (the engine's own tests
+    cover the random first player and the setup choices)."""
+    import app.services.games
+
+    seeds = itertools.cycle(seat_zero_seeds())
+    monkeypatch.setattr(app.services.games, "new_seed", lambda: next(seeds))
 
 
 @pytest.fixture(scope="session")
