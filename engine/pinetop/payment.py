@@ -22,15 +22,16 @@ COST_SIGNATURE = [(c.suits, c.wild) for c in SUPPLY]
 TENT_SIGNATURE = [(c.tent or "", c.wild) for c in SUPPLY]
 
 
-def _slots(sig: tuple, tents: bool, greys: frozenset[str]) -> list[Slot]:
+@lru_cache(maxsize=1024)
+def _slots(sig: tuple, tents: bool, greys: frozenset[str]) -> tuple[Slot, ...]:
     if tents:
         tent, wild = sig
-        return [None] if wild else [frozenset({TENT + tent, ANY})]
+        return (None,) if wild else (frozenset({TENT + tent, ANY}),)
     suits, wild = sig
     slots: list[Slot] = [frozenset({s, ANY} | greys) for s in suits]
     if wild:
         slots.append(None)
-    return slots
+    return tuple(slots)
 
 
 def key(cards: list[int], tents: bool) -> tuple:
@@ -52,6 +53,7 @@ def needed(reqs: tuple[str, ...], paid: list[int], hand: list[int],
     return needed_by_key(reqs, key(paid, tents), key(hand, tents), greys)
 
 
+@lru_cache(maxsize=65536)
 def needed_by_key(reqs: tuple[str, ...], paid_key: tuple, hand_key: tuple,
                   greys: frozenset[str]) -> int | None:
     """``needed`` for hands already turned into keys (see ``key``)."""
@@ -59,12 +61,12 @@ def needed_by_key(reqs: tuple[str, ...], paid_key: tuple, hand_key: tuple,
     return _needed(order, paid_key, hand_key, is_tents(reqs), greys)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=16384)
 def _needed(reqs, paid_sigs, hand_sigs, tents, greys) -> int | None:
     # Every card as [signature, free slots, is_paid, used]; hand cards of one signature are
     # interchangeable, so only the first unused one of a signature is ever tried.
-    cards = [[sig, _slots(sig, tents, greys), True, False] for sig in paid_sigs]
-    cards += [[sig, _slots(sig, tents, greys), False, False] for sig in hand_sigs]
+    cards = [[sig, list(_slots(sig, tents, greys)), True, False] for sig in paid_sigs]
+    cards += [[sig, list(_slots(sig, tents, greys)), False, False] for sig in hand_sigs]
     best = [None]
 
     def dfs(i: int, hand_used: int) -> None:

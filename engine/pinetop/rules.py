@@ -13,8 +13,8 @@ from engine.core import Outcome, Rng
 from engine.pinetop import nature, supply
 from engine.pinetop.board import GRID, entry_edge, neighbours, on_edge, toward
 from engine.pinetop.cards import (ANY, BASE_SUPPLY, BEAVER, BLUE, COLOURS, DOUBLE_SUPPLY, ELK,
-                                  MAP_CARDS, MAP_IDS_OF, MASTERIES, MASTERIES_IN_PLAY, OTTER,
-                                  PATCHES, RANKS, SUPPLY)
+                                  GREY, MAP_CARDS, MAP_IDS_OF, MASTERIES, MASTERIES_IN_PLAY,
+                                  OTTER, PATCHES, PATCHES_OF, RANKS, SUPPLY)
 from engine.pinetop.mastery import claimable
 from engine.pinetop.moves import (Befriend, Claim, Discard, DrawDeck, Give, Move, MoveCamper,
                                   Pass, Pay, Place, Refresh, Skip, Step, Stop, Take)
@@ -28,6 +28,10 @@ GREEN_POWER = {  # (basic, advanced): free moves, cards drawn, face-up takes, pl
     "trailblazer": (1, 2), "forager": (2, 3), "campfire": (1, 2), "buddy_system": (1, 1),
 }
 CELLS = 16
+GREY_PATCHES = PATCHES_OF[GREY]
+# The other seats in turn order after each seat, per player count.
+_TURN_ORDER = {n: [[(seat + i) % n for i in range(1, n)] for seat in range(n)]
+               for n in range(2, 6)}
 
 # Moves are frozen values: every one is built once here, not at every step.
 DRAW_DECK, REFRESH, STOP, SKIP, PASS = DrawDeck(), Refresh(), Stop(), Skip(), Pass()
@@ -127,16 +131,17 @@ def hand_limit(s: PinetopState, seat: int) -> int:
 
 def greys(s: PinetopState, seat: int) -> frozenset[str]:
     """The supplies any card stands for when ``seat`` pays (its grey patches)."""
-    return frozenset(p.suit for k, p in PATCHES.items() if p.suit and level(s, seat, k))
+    return frozenset(PATCHES[k].suit for k in GREY_PATCHES if level(s, seat, k))
 
 
 def patch_cost(s: PinetopState, seat: int, pos: int) -> tuple[str, ...]:
     """What ``seat`` pays for a patch at ``pos``: each advanced grey patch takes one of its
     supply off, the Elk the last supply left, rain adds one card of any supply."""
     cost = list(MAP_CARDS[s.grid[pos]].cost)
-    for k, p in PATCHES.items():
-        if p.suit and p.suit in cost and level(s, seat, k) == 2:
-            cost.remove(p.suit)
+    for k in GREY_PATCHES:
+        suit = PATCHES[k].suit
+        if suit in cost and level(s, seat, k) == 2:
+            cost.remove(suit)
     if cost and nature.animal_at(s, pos, ELK):
         cost.pop()
     if nature.rainy(s, pos):
@@ -156,8 +161,10 @@ def tent_cost(s: PinetopState, seat: int, pos: int) -> tuple[str, ...]:
 
 def occupants(s: PinetopState, seat: int, pos: int) -> tuple[int, ...]:
     """The other players with a camper on ``pos``, each once, in turn order after ``seat``."""
-    here = set(s.campers[pos]) - {seat}
-    return tuple(sorted(here, key=lambda p: (p - seat) % s.players))
+    here = s.campers[pos]
+    if not here:
+        return ()
+    return tuple(p for p in _TURN_ORDER[s.players][seat] if p in here)
 
 
 def gifts_due(s: PinetopState, seat: int, pos: int) -> tuple[tuple[int, ...], int]:
