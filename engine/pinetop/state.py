@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from engine.core import BaseState, Rng
 
@@ -18,9 +18,15 @@ class Options(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    friendship: bool = False
-    nature: bool = False
-    tower: bool = False
+    friendship: bool = Field(
+        default=False, title="Friendship tokens",
+        description="Earned by joining another player's camper; spent to use their patch once.")
+    nature: bool = Field(
+        default=False, title="Nature expansion",
+        description="Weather and animals move round the map and change costs and moves.")
+    tower: bool = Field(
+        default=False, title="Observation Tower",
+        description="A free step toward the tower, and ten double supply cards.")
 
 
 class Pending(BaseModel):
