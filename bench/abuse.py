@@ -1,12 +1,14 @@
 """Attacks on a running server, and what a bystander saw meanwhile.
 
-Starts ``campground serve`` in a subprocess on loopback (SQLite in a temporary file, or with
-``--postgres`` a throw-away database beside the given server's) with the default limits, and
-``TRUSTED_PROXIES=127.0.0.1`` so that ``X-Forwarded-For`` gives the attacker and the bystander
+Starts two ``campground serve`` instances on loopback that share a redis-server of the bench's
+own (one instance when there is no ``redis-server``), on SQLite in a temporary file or, with
+``--postgres``, a throw-away database beside the given server's. The limits are the defaults;
+``TRUSTED_PROXIES=127.0.0.1`` lets ``X-Forwarded-For`` give the attacker and the bystander
 addresses of their own, as a proxy would. A bystander plays Let's Take a Hike against a bot
-over HTTP, one GET of the state and one move every 0.25 s. Each attack runs for a bounded count
-and time; for each, the bench prints what the attacker got (status counts) and the bystander's
-GET and move latencies (median, p95, worst) and failures while it ran.
+over HTTP on the first instance, one GET of the state and one move every 0.25 s. Each attack
+runs for a bounded count and time; for each, the bench prints what the attacker got (status
+counts) and the bystander's GET and move latencies (median / p95 / worst) and failures while
+it ran. Last come the faults of two instances: Redis stopped, then kill -9 of an instance.
 
     .venv/bin/python bench/abuse.py
     .venv/bin/python bench/abuse.py --postgres [URL]
@@ -19,6 +21,8 @@ import asyncio
 import json
 import os
 import re
+import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -199,7 +203,8 @@ class Attacks:
                 await ws.recv()
                 try:
                     await ws.send("x" * 1_000_000)
-                    await asyncio.wait_for(ws.recv(), 5)
+                    while True:  # patches of the bystander's moves may come first
+                        await asyncio.wait_for(ws.recv(), 5)
                 except ConnectionClosed as exc:
                     codes[f"closed {exc.rcvd.code if exc.rcvd else None}"] += 1
         async with connect(self.game_url(), additional_headers=ATTACKER) as ws:
@@ -207,8 +212,10 @@ class Attacks:
             for _ in range(100):
                 await ws.send(json.dumps({"type": "sync", "ref": "r" * 5000}))
             replies = Counter()
-            for _ in range(100):
-                replies[json.loads(await asyncio.wait_for(ws.recv(), 5)).get("code")] += 1
+            while sum(replies.values()) < 100:
+                reply = json.loads(await asyncio.wait_for(ws.recv(), 5))
+                if reply["type"] == "error":
+                    replies[reply["code"]] += 1
         return (f"1 MB frames: {counted(codes)}; 5 KB messages answered {counted(replies)}; "
                 f"server memory {before:.0f} → {rss_mb(pid):.0f} MB")
 
@@ -309,7 +316,9 @@ def rss_mb(pid: int) -> float:
     return int(re.search(r"VmRSS:\s+(\d+)", status).group(1)) / 1024
 
 
-async def run(base: str, ws_base: str, pid: int) -> None:
+async def run(
+    base: str, ws_base: str, pid: int, other: Instance | None, redis: Redis | None
+) -> None:
     async with httpx.AsyncClient(base_url=base, timeout=30, headers=BYSTANDER) as http:
         bystander = Bystander(http)
         await bystander.setup()
@@ -329,6 +338,12 @@ async def run(base: str, ws_base: str, pid: int) -> None:
             # Last: on a server whose pool can deadlock, it leaves it stuck for a while.
             ("1. 200 joins, 100 in flight at once", attacks.post_burst),
         ]
+        if other is not None and redis is not None:
+            cluster = Cluster(http, bystander, other, redis)
+            plan += [
+                ("3. Redis hung for 6 s (SIGSTOP)", cluster.redis_hung),
+                ("2. kill -9 of the instance whose bot is about to move", cluster.kill_instance),
+            ]
         for label, attack in plan:
             done = asyncio.Event()
             playing = asyncio.create_task(bystander.play(done))
@@ -350,6 +365,123 @@ async def run(base: str, ws_base: str, pid: int) -> None:
         await attacks.http.aclose()
 
 
+class Instance:
+    """One ``campground serve`` process."""
+
+    def __init__(self, env: dict[str, str], log: Path):
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.ws_base = f"ws://127.0.0.1:{self.port}"
+        self.log = log
+        with open(log, "wb") as out:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "app.cli", "serve", "--port", str(self.port)],
+                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+            )
+        for _ in range(300):
+            try:
+                httpx.get(f"{self.base}/api/games", timeout=1)
+                return
+            except httpx.TransportError:
+                time.sleep(0.05)
+        raise RuntimeError(f"the server did not start; see {log}")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(10)
+
+
+class Cluster:
+    """The faults of two instances sharing a Redis: the bystander is on the first."""
+
+    def __init__(
+        self, http: httpx.AsyncClient, bystander: Bystander, other: Instance, redis: Redis
+    ):
+        self.http, self.bystander, self.other, self.redis = http, bystander, other, redis
+
+    async def redis_hung(self) -> str:
+        """Redis stopped (SIGSTOP) for 6 s; a spectator of the bystander's game sits on the
+        other instance, which can hear of the moves only through Redis."""
+        url = f"{self.other.ws_base}/ws/games/{self.bystander.game_id}"
+        async with connect(url, additional_headers={"X-Forwarded-For": "192.0.2.200"}) as ws:
+            version = json.loads(await ws.recv())["version"]
+            os.kill(self.redis.process.pid, signal.SIGSTOP)
+            try:
+                await asyncio.sleep(ATTACK_SECONDS)
+                during = await versions_seen(ws, 0.01)
+            finally:
+                os.kill(self.redis.process.pid, signal.SIGCONT)
+            resumed = time.monotonic()
+            target = (await self.http.get(f"/api/games/{self.bystander.game_id}/state")).json()
+            seen = max([version, *during])
+            while seen < target["version"] and time.monotonic() - resumed < 30:
+                message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                seen = max(seen, message.get("version", seen))
+            caught_up = time.monotonic() - resumed
+        return (f"the other instance's spectator saw {len(during)} changes during the hang and "
+                f"was at version {target['version']} (the game's when Redis came back) "
+                f"{caught_up:.1f} s after")
+
+    async def kill_instance(self) -> str:
+        """A game against a bot driven by the other instance: kill -9 it while the bot waits,
+        and time until a bot move shows up on the bystander's instance."""
+        async with httpx.AsyncClient(base_url=self.other.base, timeout=10,
+                                     headers={"X-Forwarded-For": "192.0.2.201"}) as other:
+            token = (await other.post("/api/players", json={"name": "Owner"})).json()["token"]
+            other.headers["Authorization"] = f"Bearer {token}"
+            lobby = (await other.post("/api/lobbies", json={"game": "hike"})).json()
+            await other.post(f"/api/lobbies/{lobby['id']}/bots",
+                             json={"seat": 1, "level": "random"})
+            game_id = (await other.post(f"/api/lobbies/{lobby['id']}/start")).json()["game_id"]
+            while True:
+                state = (await other.get(f"/api/games/{game_id}/state")).json()
+                if 0 not in state["view"]["to_act"]:
+                    break
+                move = state["view"]["legal_moves"][-1]["move"]
+                await other.post(f"/api/games/{game_id}/moves",
+                                 json={"move": move, "expect_version": state["version"]})
+        self.other.process.kill()
+        killed = time.monotonic()
+        while time.monotonic() - killed < 120:
+            now = (await self.http.get(f"/api/games/{game_id}/state")).json()
+            if now["version"] > state["version"]:
+                return (f"the bot moved {time.monotonic() - killed:.1f} s after the kill, "
+                        "driven by the surviving instance")
+            await asyncio.sleep(0.2)
+        return "the bot had not moved 120 s after the kill"
+
+
+async def versions_seen(ws, wait: float) -> list[int]:
+    """Versions of the messages already waiting on ``ws`` (and those within ``wait`` s)."""
+    seen = []
+    try:
+        while True:
+            message = json.loads(await asyncio.wait_for(ws.recv(), wait))
+            if "version" in message:
+                seen.append(message["version"])
+    except TimeoutError:
+        return seen
+
+
+class Redis:
+    """A redis-server of the bench's own on a free port, so that it can be stopped."""
+
+    def __init__(self):
+        self.port = free_port()
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        time.sleep(0.3)
+
+    def stop(self) -> None:
+        os.kill(self.process.pid, signal.SIGCONT)
+        self.process.terminate()
+        self.process.wait(10)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -361,40 +493,38 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory() as tmp, database(args.postgres, tmp) as url:
         upgrade(url)
-        port = free_port()
-        env = os.environ | {"DATABASE_URL": url, "BOT_DELAY": "0", "ADMIN_TOKEN": "",
-                            "TRUSTED_PROXIES": "127.0.0.1"}
-        log_path = Path(tmp) / "server.log"
-        with open(log_path, "wb") as log:
-            server = subprocess.Popen(
-                [sys.executable, "-m", "app.cli", "serve", "--port", str(port)],
-                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-            )
-            try:
-                base = f"http://127.0.0.1:{port}"
-                for _ in range(200):
-                    try:
-                        httpx.get(f"{base}/api/games", timeout=1)
-                        break
-                    except httpx.TransportError:
-                        time.sleep(0.05)
-                backend = "PostgreSQL" if args.postgres else "SQLite"
-                print(f"Abuse bench, {backend}, one instance, default limits\n", flush=True)
-                asyncio.run(run_and_check_log(base, f"ws://127.0.0.1:{port}", server.pid,
-                                              log_path))
-            finally:
-                server.terminate()
-                server.wait(10)
+        env = os.environ | {"DATABASE_URL": url, "BOT_DELAY": "0.5", "ADMIN_TOKEN": "",
+                            "TRUSTED_PROXIES": "127.0.0.1", "BOT_SWEEP": "5"}
+        redis = Redis() if shutil.which("redis-server") else None
+        if redis is not None:
+            env |= {"REDIS_URL": redis.url, "REDIS_PREFIX": f"abuse-{redis.port}:"}
+        instances = []
+        try:
+            instances.append(Instance(env, Path(tmp) / "a.log"))
+            if redis is not None:
+                instances.append(Instance(env, Path(tmp) / "b.log"))
+            backend = "PostgreSQL" if args.postgres else "SQLite"
+            shape = "two instances and Redis" if redis else "one instance (no redis-server)"
+            print(f"Abuse bench, {backend}, {shape}, default limits, BOT_DELAY 0.5, "
+                  "BOT_SWEEP 5\n", flush=True)
+            asyncio.run(run_and_check_log(instances, redis))
+        finally:
+            for instance in instances:
+                instance.stop()
+            if redis is not None:
+                redis.stop()
     return 0
 
 
-async def run_and_check_log(base: str, ws_base: str, pid: int, log_path: Path) -> None:
-    async with httpx.AsyncClient(base_url=base, timeout=30, headers=BYSTANDER) as http:
+async def run_and_check_log(instances: list[Instance], redis: Redis | None) -> None:
+    first = instances[0]
+    async with httpx.AsyncClient(base_url=first.base, timeout=30, headers=BYSTANDER) as http:
         body = (await http.post("/api/players", json={"name": "Script"})).json()
-        async with connect(f"{ws_base}/ws/games/none?token={body['token']}") as ws:
+        async with connect(f"{first.ws_base}/ws/games/none?token={body['token']}") as ws:
             await ws.wait_closed()
-    await run(base, ws_base, pid)
-    log = log_path.read_text(errors="replace")
+    other = instances[1] if len(instances) > 1 else None
+    await run(first.base, first.ws_base, first.process.pid, other, redis)
+    log = first.log.read_text(errors="replace")
     print(f"9. a socket opened with ?token=: token in the server log: "
           f"{'yes' if body['token'] in log else 'no'}; "
           f"redacted lines: {log.count('token=[redacted]')}")
