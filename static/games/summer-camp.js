@@ -43,8 +43,7 @@ export function render(root, view, ctx) {
   const ask = prompt(view, ctx, moves, cardChoices.filter((e) => !choices("display").includes(e) && !choices("hand").includes(e)));
 
   root.append(h("div", { class: "sc", "data-testid": "summer-camp" },
-    ask,
-    view.outcome ? scoring(view, ctx) : null,
+    view.outcome ? scoring(view, ctx) : ask,
     h("div", { class: "sc-layout" },
       board,
       h("div", { class: "sc-col sc-main" }, mine, played),
@@ -72,18 +71,17 @@ function pill(iconName, text, attrs = {}) {
 // What is asked now, and the controls that are not on a card or a path.
 function prompt(view, ctx, moves, otherCards) {
   const p = view.prompt;
-  const mineNow = view.to_act.includes(view.you) && !view.outcome;
+  const mineNow = view.to_act.includes(view.you);
   const active = view.active;
   const status = h("div", { class: "sc-status" },
     pill(null, `Round ${view.turn}`),
     view.ending ? pill(null, "Last round", { class: "pill sc-pill ending" }) : null,
-    view.outcome ? null : pill(null, [dot(active), ` ${who(active, view, ctx)} ${active === view.you ? "play" : "plays"}`]),
-    view.outcome ? null : pill("energy", `${view.energy} energy`, { "data-testid": "energy", title: "energy left this turn" }),
+    pill(null, [dot(active), ` ${who(active, view, ctx)} ${active === view.you ? "play" : "plays"}`]),
+    pill("energy", `${view.energy} energy`, { "data-testid": "energy", title: "energy left this turn" }),
     view.bird_feeder ? pill("snack", "Tokens give 2 energy", { title: "Bird feeder: each snack bar token spent gives 2 energy" }) : null);
 
   let text;
-  if (view.outcome) text = "The game is over.";
-  else if (p && p.seats.includes(view.you)) {
+  if (p && p.seats.includes(view.you)) {
     text = active === view.you ? p.text : `${ctx.seatName(active)} played ${cardName(p.card)}: ${p.text}`;
   } else if (p) text = `Waiting for ${p.seats.map((s) => ctx.seatName(s)).join(", ")}: ${p.text}`;
   else if (active === view.you) text = "Your turn: play cards, buy from the display, then end your turn.";
@@ -92,7 +90,8 @@ function prompt(view, ctx, moves, otherCards) {
   const buttons = [];
   for (const e of moves("choose_path")) {
     const pack = view.paths[e.move.path].pack;
-    buttons.push(ctx.moveButton(e, [icon(pack), ` ${PACK_NAMES[pack]}`]));
+    const from = view.you == null ? null : view.seats[view.you].pawns[e.move.path];
+    buttons.push(ctx.moveButton(e, [icon(pack), ` ${PACK_NAMES[pack]}`, from == null ? null : h("span", { class: "sc-from" }, ` from ${from || "start"}`)]));
   }
   for (const e of moves("choose_pile")) {
     const path = view.paths[e.move.path];

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import random
+import re
 import time
 from collections import Counter
 
@@ -32,7 +34,7 @@ SNAPSHOT = """() => {
     hand,
     handCount: table.querySelector('[data-testid="my-seat"] [data-testid="hand-count"]').textContent,
     theirFaces: table.querySelectorAll('[data-testid="their-seat"] .card-face').length,
-    prompt: table.querySelector('[data-testid="sc-prompt"]').textContent,
+    prompt: table.querySelector('[data-testid="sc-prompt"]')?.textContent,
     choiceFaces: table.querySelectorAll('.sc-choice .card-face').length,
   };
 }"""
@@ -185,6 +187,8 @@ def test_whole_game_against_the_bot(new_page):
         for row in ("badge-points", "card-points", "lake-points")
     ]
     assert [sum(seat) for seat in zip(*parts)] == totals
+    headline = breakdown.get_by_test_id("sc-winner").inner_text()
+    assert ("You" in headline) == (0 in outcome["winners"]), headline
     shown = sorted(int(s) for s in page.get_by_test_id("outcome").get_by_test_id("score").all_inner_texts())
     assert shown == sorted(totals)
     no_overflow(page)
@@ -195,3 +199,59 @@ def test_whole_game_against_the_bot(new_page):
     expect(wide).to_be_visible()
     expect(table.locator(".sc-board-svg.tall")).to_be_hidden()
     assert wide.bounding_box()["width"] > 800
+
+
+def test_an_opponents_card_asks_two_seats_at_once(new_page):
+    """Red plays Dodgeball in a 3-player game: Blue and Green must each discard a card during
+    Red's turn. Blue's page, fed the engine's own view over a routed socket, asks Blue, offers a
+    Discard on each card of Blue's hand, says Green decides too, and sends the chosen card."""
+    from engine.core import full_view
+    from engine.summer_camp import GAME
+    from tests.engine.summer_camp.conftest import act, arrange, run
+
+    state = arrange(players=3, packs=("games", "cooking", "outdoors"),
+                    hands={0: ["dodgeball", "lights_out"], 1: ["lights_out", "smores", "tetherball"],
+                           2: ["lights_out", "kitchen_chores"]},
+                    draws={0: ["lights_out", "lights_out"]})
+    state = run(state, (0, act("dodgeball")))
+    view = full_view(GAME, state, 1) | {"table": {
+        "game_id": "g1", "kind": "summer-camp", "title": "Summer Camp", "status": "active",
+        "seats": [{"seat": s, "name": name, "bot": None, "conceded": False}
+                  for s, name in enumerate(["Ana", "Bruno", "Carla"])],
+        "rematch_lobby_id": None, "seed_commitment": "0" * 64, "seed": None}}
+    assert view["to_act"] == [1, 2] and view["prompt"]["kind"] == "dodgeball"
+
+    sent: list[dict] = []
+
+    def route(ws):
+        def from_page(message):
+            data = json.loads(message)
+            sent.append(data)
+            if data["type"] == "move":
+                ws.send(json.dumps({"type": "ack", "ref": data["ref"], "version": 2}))
+
+        ws.on_message(from_page)
+        ws.send(json.dumps({"type": "state", "version": 1, "view": view}))
+
+    page = new_page("/", width=PHONE, height=800)
+    page.route_web_socket(re.compile(r"/ws/games/"), route)
+    page.goto("/games/g1")
+    ask = page.get_by_test_id("sc-ask")
+    expect(ask).to_contain_text("Ana played Dodgeball")
+    expect(page.get_by_test_id("turn")).to_contain_text("others decide too")
+    expect(page.get_by_test_id("asking-card")).to_have_attribute("data-card", "dodgeball")
+    hand = page.get_by_test_id("my-hand")
+    discards = hand.locator(LIVE_MOVES)
+    expect(discards).to_have_count(3)
+    assert discards.all_inner_texts() == ["Discard"] * 3
+    expect(page.get_by_test_id("moves-bar")).to_have_count(0)
+    # Nothing else is offered: it is Ana's turn, Bruno only answers her card.
+    expect(page.locator(LIVE_MOVES)).to_have_count(3)
+    no_overflow(page)
+    hand.locator('.sc-slot[data-card="smores"]').get_by_test_id("move").click()
+    deadline = time.monotonic() + 5
+    while not any(m["type"] == "move" for m in sent):
+        assert time.monotonic() < deadline, sent
+        page.wait_for_timeout(50)
+    [move] = [m["move"] for m in sent if m["type"] == "move"]
+    assert move == {"type": "choose_card", "card": "smores"}
