@@ -1,4 +1,4 @@
-"""The ``campground`` command: serve, migrate, simulate."""
+"""The ``campground`` command: serve, migrate, simulate, verify."""
 
 from __future__ import annotations
 
@@ -30,6 +30,11 @@ def main(argv: list[str] | None = None) -> int:
         "--options", default="{}", help='table options as JSON, e.g. \'{"nature": true}\''
     )
 
+    verify = sub.add_parser(
+        "verify", help="check an exported game: seed, every move, the outcome"
+    )
+    verify.add_argument("file", help="a game record from GET /api/games/{id}/export")
+
     args = parser.parse_args(argv)
     if args.command == "serve":
         import uvicorn
@@ -41,6 +46,8 @@ def main(argv: list[str] | None = None) -> int:
         # socket would cost CPU and memory per socket for little.
         options = server_options(Settings()) | {"ws_per_message_deflate": False}
         uvicorn.run("app.main:app", host=args.host, port=args.port, **options)
+    elif args.command == "verify":
+        return verify_record(args.file)
     elif args.command == "migrate":
         from app.migrate import upgrade
 
@@ -49,6 +56,26 @@ def main(argv: list[str] | None = None) -> int:
         return simulate_games(
             args.game, args.games, args.players, args.bots, args.seed, args.options
         )
+    return 0
+
+
+def verify_record(path: str) -> int:
+    """Print the verdict on a game record; 0 when it holds, 1 when it does not."""
+    import json
+
+    from app.services.records import verify
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            record = json.load(f)
+    except (OSError, ValueError) as exc:
+        print(f"Cannot read {path}: {exc}", file=sys.stderr)
+        return 1
+    verdict = verify(record) if isinstance(record, dict) else None
+    if verdict is None or not verdict.ok:
+        print(f"NOT VERIFIED: {verdict.message if verdict else 'not a game record'}")
+        return 1
+    print(f"VERIFIED: {verdict.message}")
     return 0
 
 

@@ -23,7 +23,7 @@ from app.schemas import (
     MoveResult,
     Unprocessable,
 )
-from app.services import games, lobbies
+from app.services import games, lobbies, records
 from app.services.errors import Problem
 from engine.core import IllegalMove
 from engine.registry import GAMES
@@ -77,6 +77,36 @@ async def game_state(
     snap = await ctx.snapshot(session, game_id)
     seat = snap.seat_of(player.id if player else None)
     return GameState(game_id=game_id, version=snap.version, view=snap.view(seat))
+
+
+@router.get(
+    "/{game_id}/export",
+    summary="The record of an ended game",
+    description="A finished or aborted game as one document: kind, options, player count, the "
+    "seed and its published SHA-256 commitment, the move log, seats that conceded and the "
+    "outcome. `campground verify FILE` rebuilds the game from it and checks that it was fair. "
+    "409 while the game is being played.",
+    responses={404: {"model": ErrorBody}, 409: {"model": ErrorBody, "description": "active"}},
+)
+async def export_game(game_id: str, session: SessionDep) -> dict[str, Any]:
+    return await records.export(session, game_id)
+
+
+@router.get(
+    "/{game_id}/replay",
+    summary="An ended game after move k",
+    description="What a spectator saw after move `at` (0: the setup) of a finished or aborted "
+    "game: never a seat's hidden cards, except what the end revealed. 409 while the game is "
+    "being played; 422 when `at` is outside 0 to the number of moves.",
+    responses={
+        404: {"model": ErrorBody},
+        409: {"model": ErrorBody, "description": "the game is still being played"},
+        422: {"model": ErrorBody, "description": "`at` out of range"},
+    },
+)
+async def replay_game(game_id: str, session: SessionDep, at: int = 0) -> GameState:
+    view = await records.replay_view(session, game_id, at)
+    return GameState(game_id=game_id, version=at, view=view)
 
 
 @router.post(
