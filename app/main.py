@@ -7,14 +7,16 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import FastAPI, HTTPException, Request, Response
 from fastapi.encoders import jsonable_encoder
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import TimeoutError as PoolTimeout
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app import guard
+from app import guard, pages
 from app.api.routes import admin, games, health, lobbies, players
 from app.config import Settings
 from app.context import Context
@@ -66,13 +68,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         detail = "The server is busy; try again shortly."
         return JSONResponse({"detail": detail}, status_code=503, headers={"Retry-After": "1"})
 
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 404:
+            return pages.not_found(request, exc.detail)
+        return await http_exception_handler(request, exc)
+
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
         return EscapedJSONResponse({"detail": jsonable_encoder(exc.errors())}, status_code=422)
 
     guard.install(app, settings)
     for router in (
-        players.router, games.router, lobbies.router, admin.router, health.router, ws_router
+        players.router, games.router, lobbies.router, admin.router, health.router, ws_router,
+        pages.router,
     ):
         app.include_router(router)
 

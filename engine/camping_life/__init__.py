@@ -6,6 +6,7 @@ from typing import ClassVar
 
 from engine.camping_life import rules
 from engine.camping_life.bot import heuristic_bot
+from engine.camping_life.cards import MISSIONS, NAMES, TERRAIN, TERRAIN_TEXT
 from engine.camping_life.moves import Move, move_adapter
 from engine.camping_life.state import CampingLifeState, Options
 from engine.camping_life.view import view
@@ -43,6 +44,18 @@ class CampingLifeGame(Game[CampingLifeState, Move]):
 
     def describe(self, state: CampingLifeState, seat: int, move: Move) -> str:
         return rules.describe(state, seat, move)
+
+    def catalog(self) -> dict:
+        return {
+            "terrain": [
+                {"key": kind, "name": NAMES[kind], "copies": plain + umbrella + road,
+                 "umbrellas": umbrella, "roads": road, "text": TERRAIN_TEXT[kind]}
+                for kind, plain, umbrella, road in TERRAIN
+            ],
+            "missions": [
+                {"key": key, "name": text, "points": points} for key, points, text in MISSIONS
+            ],
+        }
 
 
 GAME = CampingLifeGame()

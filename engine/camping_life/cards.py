@@ -67,6 +67,16 @@ MISSIONS: list[tuple[str, int, str]] = [
     ("most_pools_on_corners", 3, "Most swimming pools on the 4 corners of your play area"),
 ]
 
+# How each kind of terrain scores, as the reference card says.
+TERRAIN_TEXT: dict[str, str] = {
+    "road": "1 point per road card in a connected road touching a house.",
+    "pool": "1 point each; two pools side by side make a set worth 3.",
+    "forest": "1 point per house next to it. Some forests carry a road that links roads.",
+    "tent": "1 point each.",
+    "campfire": "1 point per forest next to it.",
+    "house": "Scores through the roads and forests next to it.",
+}
+
 # kind, plain cards, cards with an umbrella, forests with a road: 57 terrain cards.
 TERRAIN: list[tuple[Kind, int, int, int]] = [
     ("road", 12, 0, 0),

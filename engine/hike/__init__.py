@@ -7,6 +7,7 @@ from typing import ClassVar
 from engine.core import Bot, Game, Outcome, check_players, random_bot
 from engine.hike import rules
 from engine.hike.bot import heuristic_bot
+from engine.hike.cards import HAZARD_TABLE, HAZARD_TEXT, ITEM_TABLE, SPACE_TITLES
 from engine.hike.moves import move_adapter
 from engine.hike.rules import Options
 from engine.hike.state import HikeState
@@ -44,6 +45,19 @@ class HikeGame(Game[HikeState, object]):
 
     def describe(self, state: HikeState, seat: int, move) -> str:
         return rules.describe(state, seat, move)
+
+    def catalog(self) -> dict:
+        return {
+            "items": [
+                {"key": name, "name": title, "copies": count, "miles": miles,
+                 "spaces": [SPACE_TITLES[sp] for sp in spaces]}
+                for name, title, count, miles, spaces in ITEM_TABLE
+            ],
+            "hazards": [
+                {"key": name, "name": title, "copies": count, "text": HAZARD_TEXT[name]}
+                for name, title, count in HAZARD_TABLE
+            ],
+        }
 
 
 GAME = HikeGame()

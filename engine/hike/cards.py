@@ -67,6 +67,15 @@ HAZARD_TABLE: tuple[tuple[str, str, int], ...] = (
     (BEAR, "Bear", 2),
 )
 
+# What each hazard does, as a player reads it on the card.
+HAZARD_TEXT: dict[str, str] = {
+    RACCOON: "Discard a card of your choice from your backpack.",
+    SKUNK: "Discard two cards of your choice from your backpack (one if you have only one).",
+    BLISTER: "Discard your card with the most miles, unless you have Socks.",
+    BEAR: "Eats every Granola Bar in every backpack (on a hike: every hiker's), "
+    "except in backpacks holding Bear Spray.",
+}
+
 
 @dataclass(frozen=True)
 class Card:
