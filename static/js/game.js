@@ -3,6 +3,7 @@
 import { applyPatch } from "/static/vendor/fast-json-patch/core.js";
 import { wsUrl } from "./api.js";
 import { fill, h, ICONS, svgIcon } from "./dom.js";
+import { replayBox } from "./replay.js";
 import { LiveSocket, STATUS_TEXT } from "./socket.js";
 import { tableActions } from "./table-actions.js";
 
@@ -25,10 +26,11 @@ export function gamePage(root, gameId) {
     table: h("div", { class: "game-root" }),
     moves: h("div"),
     actions: h("div"),
+    replay: h("div"),
     log: h("div"),
   };
   root.append(h("div", { class: "game" },
-    parts.head, parts.outcome, parts.table, parts.moves, parts.actions, parts.log));
+    parts.head, parts.outcome, parts.table, parts.moves, parts.actions, parts.replay, parts.log));
   parts.table.append(h("p", { class: "muted" }, "Joining the table…"));
 
   const send = (move) => {
@@ -46,13 +48,17 @@ export function gamePage(root, gameId) {
   const seatName = (seat) => view?.table?.seats?.[seat]?.name ?? `Seat ${seat + 1}`;
 
   const draw = async () => {
-    drawHead();
-    if (!view) return;
+    if (!view) return drawHead();
     const kind = view.table?.kind || view.game;
     renderers[kind] ??= loadRenderer(kind);
     const renderer = await renderers[kind];
-    document.title = `${view.table?.title || kind} · Campground`;
-    fill(parts.outcome, view.outcome ? outcomeBox(view, seatName) : "");
+    const yourTurn = !view.outcome && view.to_act.includes(view.you);
+    document.title = `${yourTurn ? "● Your turn · " : ""}${view.table?.title || kind} · Campground`;
+    setFavicon(yourTurn);
+    fill(parts.outcome, view.outcome ? outcomeBox(view, seatName, gameId) : "");
+    if (view.table?.status && view.table.status !== "active" && !parts.replay.firstChild) {
+      parts.replay.append(replayBox(gameId, version, renderer, seatName));
+    }
 
     // The renderer marks the legal moves it placed; the rest go in the "Your moves" bar.
     const handled = new Set();
@@ -100,19 +106,28 @@ export function gamePage(root, gameId) {
     tableActions(parts.actions, view, gameId, rematchLobby);
     const logText = renderer?.logText ? (event) => renderer.logText(event, ctx) : (event) => event.text;
     fill(parts.log, logBox(view.log || [], seatName, logText));
+    drawHead(logText);
   };
 
-  const drawHead = () => {
+  const drawHead = (logText = (event) => event.text) => {
     const status = !view ? "" : view.outcome ? "Game over"
       : view.to_act.includes(view.you) ? (view.to_act.length > 1 ? "Your move (others decide too)" : "Your turn")
         : view.to_act.length ? `Waiting for ${view.to_act.map(seatName).join(", ")}` : "";
+    const kind = view?.table?.kind || view?.game;
+    const latest = view?.log?.[view.log.length - 1];
     fill(parts.head,
       h("div", { class: "title-row" },
         h("h1", {}, view?.table?.title || "Game"),
+        kind ? h("a", { href: `/rules/${kind}`, class: "rules-link", "data-testid": "rules-link" }, "Rules") : null,
         h("span", { class: `pill ${connection}`, "data-testid": "connection" }, STATUS_TEXT[connection])),
+      view && view.you == null ? h("p", { class: "notice watching", "data-testid": "watching" },
+        "You are watching this table.") : null,
       view ? seatsStrip(view, seatName) : null,
-      status ? h("p", { class: view?.to_act.includes(view.you) && !view.outcome ? "turn yours" : "turn", "data-testid": "turn" },
-        status, pending ? " · sending…" : "") : null,
+      // The turn line is read out by screen readers whenever it changes.
+      h("p", { class: view?.to_act.includes(view.you) && !view.outcome ? "turn yours" : "turn", "data-testid": "turn",
+        "aria-live": "polite" }, status, status && pending ? " · sending…" : ""),
+      latest ? h("p", { class: "last-move small", "data-testid": "last-move" },
+        h("span", { class: "muted" }, "Last: "), logText(latest)) : null,
       flash ? h("p", { class: "error", role: "alert", "data-testid": "flash" }, flash) : null,
     );
   };
@@ -187,7 +202,14 @@ function seatsStrip(view, seatName) {
   }));
 }
 
-function outcomeBox(view, seatName) {
+// The tab's icon gains a dot while it is your turn, so a player in another tab sees it.
+function setFavicon(yourTurn) {
+  const link = document.querySelector("link[rel=icon]");
+  const href = yourTurn ? "/static/icons/turn.svg" : "/static/icons/camp.svg";
+  if (link && link.getAttribute("href") !== href) link.setAttribute("href", href);
+}
+
+function outcomeBox(view, seatName, gameId) {
   const { scores, winners } = view.outcome;
   const conceded = view.outcome.conceded || [];
   const order = scores.map((score, seat) => ({ seat, score }))
@@ -206,6 +228,11 @@ function outcomeBox(view, seatName) {
       conceded.map(seatName).join(" and "), " conceded.") : null,
     view.table?.seed ? h("p", { class: "muted small" }, "Seed revealed: ", h("code", {}, view.table.seed),
       " (its SHA-256 was published at the start: ", h("code", {}, view.table.seed_commitment), ")") : null,
+    h("p", { class: "small" },
+      h("a", { href: `/api/games/${gameId}/export`, download: `campground-${gameId}.json`, "data-testid": "export" },
+        "Download the game record"),
+      " · anyone can check it was fair with ", h("code", {}, "campground verify FILE"),
+      ": it replays every move from the seed and compares the outcome."),
     h("p", {}, h("a", { href: "/", "data-nav": true, class: "button primary" }, "Back to camp")));
 }
 

@@ -1,0 +1,72 @@
+// Replay of an ended game: step, play and scrub through every move, each state drawn by the
+// game's own table as a spectator saw it (GET /api/games/{id}/replay?at=k).
+import { api } from "./api.js";
+import { h } from "./dom.js";
+
+const PLAY_EVERY_MS = 700;
+
+export function replayBox(gameId, last, renderer, seatName) {
+  let at = last;
+  let timer = null;
+  const table = h("div", { class: "game-root replay-table", "data-testid": "replay-table" });
+  const where = h("span", { class: "muted", "aria-live": "polite", "data-testid": "replay-at" });
+  const slider = h("input", {
+    type: "range", min: 0, max: last, value: last, "aria-label": "Move", "data-testid": "replay-slider",
+    oninput: () => show(Number(slider.value)),
+  });
+  const stop = () => {
+    clearInterval(timer);
+    timer = null;
+    play.textContent = "Play";
+  };
+  const play = h("button", {
+    type: "button", "data-testid": "replay-play",
+    onclick: () => {
+      if (timer) return stop();
+      if (at >= last) show(0);
+      play.textContent = "Pause";
+      timer = setInterval(() => (at >= last ? stop() : show(at + 1)), PLAY_EVERY_MS);
+    },
+  }, "Play");
+  const step = (label, testid, to) => h("button", { type: "button", "data-testid": testid, onclick: () => { stop(); show(to()); } }, label);
+
+  const ctx = {
+    you: null, pending: true, send: () => {}, seatName,
+    moveButton: (_entry, label) => h("button", { type: "button", disabled: true }, label),
+    moveControl: (el) => el,
+    claim: () => {},
+  };
+
+  let shown = -1;
+  async function show(k) {
+    at = Math.max(0, Math.min(last, k));
+    slider.value = at;
+    where.textContent = at === 0 ? `Setup · ${last} moves` : `After move ${at} of ${last}`;
+    if (shown === at) return;
+    shown = at;
+    try {
+      const { view } = await api("GET", `/api/games/${gameId}/replay?at=${at}`);
+      if (shown !== at) return; // a later step was asked for meanwhile
+      table.replaceChildren();
+      if (renderer) renderer.render(table, view, ctx);
+      const latest = view.log?.[view.log.length - 1];
+      if (latest) table.prepend(h("p", { class: "replay-event" }, latest.text));
+    } catch (err) {
+      table.replaceChildren(h("p", { class: "error" }, err.message));
+    }
+  }
+
+  const box = h("section", { class: "replay card", "data-testid": "replay" },
+    h("h2", {}, "Replay"),
+    h("div", { class: "replay-controls" },
+      step("First", "replay-first", () => 0),
+      step("Back", "replay-back", () => at - 1),
+      play,
+      step("Next", "replay-next", () => at + 1),
+      step("Last", "replay-last", () => last),
+      where),
+    slider,
+    table);
+  show(last);
+  return box;
+}
