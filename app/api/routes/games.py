@@ -101,7 +101,7 @@ async def export_game(game_id: str, session: SessionDep) -> dict[str, Any]:
     responses={
         404: {"model": ErrorBody},
         409: {"model": ErrorBody, "description": "the game is still being played"},
-        422: {"model": ErrorBody, "description": "`at` out of range"},
+        422: {"model": Unprocessable, "description": "`at` out of range or not a number"},
     },
 )
 async def replay_game(game_id: str, session: SessionDep, at: int = 0) -> GameState:
