@@ -1,5 +1,7 @@
 """Each action's restrictions, setup, and the hand limit."""
 
+import random
+
 import pytest
 
 from engine.core import IllegalMove
@@ -202,3 +204,31 @@ def test_illegal_moves_leave_the_state_alone():
     with pytest.raises(IllegalMove):
         do(s, {"type": "pay", "card": 3})
     assert s.model_dump() == before
+
+
+def test_any_move_is_applied_or_refused_with_a_reason():
+    """Moves with every field value the schema allows, at states of a whole game: each is
+    either legal or an IllegalMove, never another error."""
+    rng = random.Random(4)
+    s = GAME.setup(2, GAME.options({"friendship": True, "nature": True, "tower": True}), 4)
+    samples = [
+        {"type": "take", "slot": 3}, {"type": "refresh"}, {"type": "stop"}, {"type": "skip"},
+        {"type": "pass"}, {"type": "draw_deck"},
+        {"type": "move", "start": 15, "to": 14, "patch": True, "tower": True},
+        {"type": "move", "start": 0, "to": 15}, {"type": "step", "start": 13, "to": 1},
+        {"type": "place", "to": 15}, {"type": "give", "card": 77, "to": 4},
+        {"type": "pay", "card": 70}, {"type": "discard", "card": 0},
+        {"type": "claim", "mastery": "nope", "spot": 3},
+        {"type": "friendship", "owner": 4, "patch": "forager"},
+    ]
+    steps = 0
+    while GAME.outcome(s) is None and steps < 400:
+        seat = GAME.to_act(s)[0]
+        for move in samples:
+            for who in (seat, 1 - seat):
+                try:
+                    do(s, move, seat=who)
+                except IllegalMove as exc:
+                    assert exc.reason
+        s = GAME.apply(s, seat, rng.choice(GAME.legal_moves(s, seat)))
+        steps += 1

@@ -87,3 +87,19 @@ def test_the_acting_seat_sees_labels_for_every_legal_move():
         v = full_view(GAME, s, seat)
         assert len({m["label"] for m in v["legal_moves"]}) == len(v["legal_moves"])
         s = GAME.apply(s, seat, rng.choice(GAME.legal_moves(s, seat)))
+
+
+def test_states_round_trip_through_json_and_replay_the_same():
+    options = GAME.options({"friendship": True, "nature": True, "tower": True})
+    s = GAME.setup(4, options, 11)
+    rng = random.Random(11)
+    moves = []
+    while GAME.outcome(s) is None:
+        seat = GAME.to_act(s)[0]
+        move = rng.choice(GAME.legal_moves(s, seat))
+        moves.append((seat, move))
+        s = GAME.apply(GAME.load(json.loads(json.dumps(GAME.dump(s)))), seat, move)
+    again = GAME.setup(4, options, 11)
+    for seat, move in moves:
+        again = GAME.apply(again, seat, move)
+    assert GAME.dump(again) == GAME.dump(s)
