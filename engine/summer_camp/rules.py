@@ -90,6 +90,8 @@ def describe(s: SummerCampState, seat: int, move: Move) -> str:
         where = f"{path_name(s, move.path)} (from {s.pawns[seat][move.path]})"
         if p.kind == "gods_eye":
             return f"Return 2 snack bar tokens and move 1 space on {where}"
+        if p.kind == "bonus_move":
+            return f"Bonus: move 1 on {where}"
         return f"Move {p.spaces} on {where}"
     if isinstance(move, ChooseCard):
         card = CARDS[move.card].name

@@ -135,3 +135,35 @@ def test_several_seats_decide_at_once(live, monkeypatch):
         assert ana_view == {**full_view(GAME, stored, 0), "table": ana_view["table"]}
     finally:
         b.close()
+
+
+def check(view: dict, seat: int | None, full: dict) -> None:
+    """``view`` against the full state: own hand and discard pile only, counts of the rest."""
+    assert view["you"] == seat
+    assert view["hand"] == (None if seat is None else [COPIES[c] for c in full["hands"][seat]])
+    for x in view["seats"]:
+        p = x["seat"]
+        assert (x["hand"], x["draw_pile"]) == (len(full["hands"][p]), len(full["draws"][p]))
+        assert x["discard"] == ([COPIES[c] for c in full["discards"][p]] if p == seat else None)
+    assert [p["draw_pile"] for p in view["paths"]] == [len(p) for p in full["piles"]]
+    assert str(full["rng"]["state"]) not in json.dumps(view)
+
+
+def test_every_seat_and_a_spectator_see_only_their_own_cards(live):
+    ana, ben = live.guest("Ana"), live.guest("Ben")
+    lobby = live.lobby(ana, game="summer-camp", seats=2, options=GAMES_PACK)
+    assert ben.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]}).is_success
+    game_id = ana.post(f"/api/lobbies/{lobby['id']}/start").json()["game_id"]
+    admin, nobody = live.admin(), live.client()
+    rng = random.Random(5)
+    for _ in range(40):
+        state = live.state(nobody, game_id)
+        version = state["version"]
+        full = admin.get(f"/api/admin/games/{game_id}/state", params={"at": version}).json()
+        for client, seat in ((ana, 0), (ben, 1), (nobody, None)):
+            check(live.state(client, game_id)["view"], seat, full["state"])
+        actor = (ana, ben)[state["view"]["to_act"][0]]
+        move = rng.choice(live.state(actor, game_id)["view"]["legal_moves"])["move"]
+        r = actor.post(f"/api/games/{game_id}/moves",
+                       json={"move": move, "expect_version": version})
+        assert r.status_code == 200, r.text

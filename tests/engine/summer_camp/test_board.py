@@ -37,9 +37,9 @@ def test_a_move_icon_moves_any_pawn_and_chains():
                 pawns={0: [3, 1, 0]})
     s = run(s, (0, act("kitchen_chores")))
     assert s.pawns[0] == [4, 1, 0] and GAME.to_act(s) == [0]
-    assert set(labels(s, 0)) == {"Move 1 on the Cooking path (from 4)",
-                                 "Move 1 on the Outdoors path (from 1)",
-                                 "Move 1 on the Water Sports path (from 0)"}
+    assert set(labels(s, 0)) == {"Bonus: move 1 on the Cooking path (from 4)",
+                                 "Bonus: move 1 on the Outdoors path (from 1)",
+                                 "Bonus: move 1 on the Water Sports path (from 0)"}
     assert s.prompts[0].kind == "bonus_move"
     s = run(s, (0, to_path(1)))  # onto the Outdoors move icon: again
     assert s.pawns[0] == [4, 2, 0] and s.prompts[0].kind == "bonus_move"

@@ -93,3 +93,21 @@ def test_random_games_finish_and_keep_every_invariant(block):
         rows = outcome.details["breakdown"]
         assert outcome.scores == [r["total"] for r in rows]
         assert any(sum(b["kind"] in PACKS for b in r["badges"]) == 3 for r in rows)
+
+
+@pytest.mark.parametrize("seed", [0, 2**63 + 5])
+def test_same_seed_and_moves_give_the_same_game(seed):
+    rng = random.Random(seed)
+    options = GAME.options(random_options(rng))
+    s = GAME.setup(3, options, seed)
+    moves = []
+    while GAME.outcome(s) is None:
+        seat = rng.choice(GAME.to_act(s))
+        move = rng.choice(GAME.legal_moves(s, seat)).model_dump()
+        moves.append((seat, move))
+        s = play(GAME, s, seat, move)
+    again = GAME.setup(3, options, seed)
+    for seat, move in moves:
+        again = play(GAME, again, seat, move)
+    assert again.model_dump() == s.model_dump()
+    assert GAME.load(GAME.dump(s)).model_dump() == s.model_dump()
