@@ -1,11 +1,30 @@
 // Let's Take a Hike: backpacks drawn as their seven spaces, the trail (piles and hike), scores.
 // Every control comes from view.legal_moves; moves not placed here fall to the frame's bar.
-import { h } from "/static/js/dom.js";
+import { h, ICONS as SITE_ICONS, svgIcon } from "/static/js/dom.js";
 
+const TROPHY = SITE_ICONS.trophy;
+
+// Line art (24 × 24) per item and hazard, drawn inline so no page needs an emoji font.
 const ICONS = {
-  tent: "⛺", sleeping_bag: "🛌", pans: "🍳", camera: "📷", map: "🗺️", compass: "🧭",
-  flashlight: "🔦", water_bottle: "💧", walking_stick: "🦯", bear_spray: "🧯", socks: "🧦",
-  granola_bar: "🍫", raccoon: "🦝", skunk: "🦨", blister: "🩹", bear: "🐻",
+  tent: '<path d="M12 4 2.5 20h19z"/><path d="m12 12-3.5 8h7z"/>',
+  sleeping_bag: '<rect x="3" y="7" width="18" height="10" rx="5"/><path d="M8 7v10"/>',
+  pans: '<circle cx="10" cy="13" r="6"/><path d="m15 9 6-5"/>',
+  camera: '<rect x="3" y="7" width="18" height="13" rx="2"/><circle cx="12" cy="13.5" r="3.5"/><path d="M8 7l2-3h4l2 3"/>',
+  map: '<path d="M3 6l6-2 6 2 6-2v14l-6 2-6-2-6 2z"/><path d="M9 4v14M15 6v14"/>',
+  compass: '<circle cx="12" cy="12" r="9"/><path d="m15.5 8.5-2 5-5 2 2-5z"/>',
+  flashlight: '<path d="M8 3h8l-1 6H9z"/><rect x="9" y="9" width="6" height="12" rx="1"/><path d="M12 13v2"/>',
+  water_bottle: '<path d="M10 2h4v3l2 3v12a2 2 0 0 1-2 2h-4a2 2 0 0 1-2-2V8l2-3z"/><path d="M8 12h8"/>',
+  walking_stick: '<path d="M8 21 15 5"/><path d="M15 5c1-2 4-2 4 0"/>',
+  bear_spray: '<rect x="7" y="7" width="10" height="14" rx="2"/><path d="M9 7V4h6v3M15 4h3"/><path d="M10 12h4"/>',
+  socks: '<path d="M9 3h6v9l4 3a3 3 0 0 1-3 5l-6-4a3 3 0 0 1-1-2z"/><path d="M9 6h6"/>',
+  granola_bar: '<rect x="3" y="8" width="18" height="8" rx="2"/><path d="M7 8v8M11 8v8M15 8v8"/>',
+  raccoon: '<path d="M4 6l3 4M20 6l-3 4"/><ellipse cx="12" cy="14" rx="8" ry="6"/><path d="M6 13h12"/><circle cx="9" cy="13" r="1"/><circle cx="15" cy="13" r="1"/>',
+  skunk: '<path d="M4 18c0-5 3-8 8-8h2c3 0 4 3 4 6"/><path d="M18 16c2-2 3-6 1-10-1 3-3 4-5 4"/><path d="M6 18v2M12 18v2"/>',
+  blister: '<path d="M5 17c0-6 3-11 7-11s7 5 7 11z"/><circle cx="12" cy="13" r="2.5"/>',
+  bear: '<circle cx="6" cy="6" r="2"/><circle cx="18" cy="6" r="2"/><circle cx="12" cy="13" r="7"/><circle cx="12" cy="15" r="2"/>',
+  boot: '<path d="M7 3h5v9l7 3v4H5V9z"/><path d="M5 19v2h14v-2"/>',
+  item: '<path d="M6 8h12l-1 12H7z"/><path d="M9 8a3 3 0 0 1 6 0"/>',
+  hazard: '<path d="M12 3 2 21h20z"/><path d="M12 9v5M12 17v.5"/>',
 };
 const SPACE_TITLES = {
   top: "Top", left_hand: "Left hand", left_pocket: "Left pocket", middle: "Middle",
@@ -45,12 +64,12 @@ function seatLabel(seat, ctx) {
 }
 
 function icon(card) {
-  return ICONS[card.name] || (card.kind === "hazard" ? "⚠️" : "🎒");
+  return svgIcon(ICONS[card.name] || ICONS[card.kind] || ICONS.item);
 }
 
 function cardEl(card, extra = "") {
   return h("div", { class: `hcard ${card.kind} ${extra}`.trim(), title: `${card.title}${card.kind === "item" ? `, ${card.miles} mi` : " (hazard)"}` },
-    h("span", { class: "icon", "aria-hidden": "true" }, icon(card)),
+    icon(card),
     h("span", { class: "name" }, card.title),
     card.kind === "item" ? h("span", { class: "miles" }, `${card.miles} mi`) : h("span", { class: "miles" }, "hazard"));
 }
@@ -149,7 +168,7 @@ function trail(view, ctx, of) {
       h("div", { class: "pile discard" }, h("strong", {}, view.discard_pile), h("span", {}, "discards"))),
     h("div", { class: "hiking" },
       hike ? [
-        h("p", { class: "hikers" }, "🥾 Lead hiker: ", h("strong", {}, ctx.seatName(hike.lead)),
+        h("p", { class: "hikers" }, svgIcon(ICONS.boot), " Lead hiker: ", h("strong", {}, ctx.seatName(hike.lead)),
           hike.hikers.length > 1 ? [" · with ", hike.hikers.filter((s) => s !== hike.lead).map(ctx.seatName).join(", ")] : null,
           hike.dropped_out.length ? h("span", { class: "muted" }, ` · back at camp: ${hike.dropped_out.map(ctx.seatName).join(", ")}`) : null),
         h("div", { class: "hike-pile", "data-testid": "hiking-pile" },
@@ -188,7 +207,7 @@ function backpack(view, seat, ctx, of, size) {
 function seatNotes(view, seat, ctx) {
   const hike = view.hike;
   const notes = [];
-  if (hike?.lead === seat.seat) notes.push(h("span", { class: "tag lead" }, "🥾 lead hiker"));
+  if (hike?.lead === seat.seat) notes.push(h("span", { class: "tag lead" }, svgIcon(ICONS.boot), " lead hiker"));
   else if (seat.hiking) notes.push(h("span", { class: "tag hiker" }, "hiking"));
   else if (hike?.dropped_out.includes(seat.seat)) notes.push(h("span", { class: "tag" }, "back at camp"));
   if (seat.owes) notes.push(h("span", { class: "tag owes" }, oweTag(seat.owes)));
@@ -202,7 +221,7 @@ function scoreboard(view, ctx) {
   return h("section", { class: "hike-scores card", "data-testid": "scoreboard" },
     h("h2", {}, view.outcome ? "Final miles" : "Miles hiked"),
     h("ul", {}, view.seats.map((s) => h("li", { class: winners.includes(s.seat) ? "winner" : "" },
-      h("span", { class: "who" }, seatLabel(s.seat, ctx), winners.includes(s.seat) ? " 🏆" : ""),
+      h("span", { class: "who" }, seatLabel(s.seat, ctx), winners.includes(s.seat) ? svgIcon(TROPHY, { label: "winner" }) : ""),
       h("strong", {}, `${s.score} mi`,
         view.outcome ? h("span", { class: "muted small" }, ` · ${plural(s.scored.length, "card")}`) : null),
       h("span", { class: "scored" }, s.scored.length
