@@ -12,7 +12,8 @@ const CATALOG = await api("GET", "/api/games/summer-camp/catalog").catch(() => n
 const CARDS = CATALOG?.cards || {};
 const BOARD = CATALOG?.board || { bridges: [6, 12, 18], lake_points: { 13: 1, 14: 2, 15: 3, 16: 4, 17: 5 } };
 
-// Where a prompt's card choice is made.
+// Where a prompt's card choice is made: on the cards of your hand, or on copies of the cards
+// offered (from the display or your discard pile) drawn in the prompt itself.
 const CHOOSE_FROM = {
   take_display: "display",
   plant_identification: "discard",
@@ -23,6 +24,7 @@ const CHOOSE_FROM = {
   dodgeball: "hand",
 };
 const CHOOSE_WORD = { display: "Take", discard: "Take", hand: "Discard" };
+const WHERE_HINT = { hand: "Tap Discard under a card of your hand." };
 const BADGE_NAMES = { participation: "Participation", all_star: "Camp all-star" };
 
 export function render(root, view, ctx) {
@@ -36,11 +38,11 @@ export function render(root, view, ctx) {
 
   // Drawn first so the table places its controls; the prompt goes on top and takes the rest.
   const board = boardSection(view, ctx, moves("choose_path"));
-  const display = displaySection(view, ctx, moves("buy"), choices("display"));
+  const display = displaySection(view, ctx, moves("buy"));
   const played = playedSection(view, ctx);
   const mine = view.you == null ? null : handSection(view, ctx, moves("play"), choices("hand"));
   const seats = seatsSection(view, ctx);
-  const ask = prompt(view, ctx, moves, cardChoices.filter((e) => !choices("display").includes(e) && !choices("hand").includes(e)));
+  const ask = prompt(view, ctx, moves, cardChoices.filter((e) => !choices("hand").includes(e)));
 
   root.append(h("div", { class: "sc", "data-testid": "summer-camp" },
     view.outcome ? scoring(view, ctx) : ask,
@@ -107,6 +109,8 @@ function prompt(view, ctx, moves, otherCards) {
       return b;
     }),
   ];
+  const where = p && p.seats.includes(view.you) ? CHOOSE_FROM[p.kind] : null;
+  const cardsBelow = moves("choose_card").length > otherCards.length;
   const asking = p?.card && CARDS[p.card] ? scCard(CARDS, p.card, { testid: "asking-card" }) : null;
   return h("section", { class: `sc-prompt${mineNow ? " mine" : ""}`, "data-testid": "sc-prompt" },
     status,
@@ -114,10 +118,11 @@ function prompt(view, ctx, moves, otherCards) {
       asking ? h("div", { class: "sc-asking" }, asking) : null,
       h("div", { class: "sc-ask-body" },
         h("p", { class: "sc-ask", "data-testid": "sc-ask" }, text),
+        WHERE_HINT[where] && cardsBelow ? h("p", { class: "sc-hint small" }, WHERE_HINT[where]) : null,
         buttons.length ? h("div", { class: "buttons" }, buttons) : null,
-        otherCards.length ? h("div", { class: "sc-cards sc-choice" }, cardSlots(otherCards.map((e) => e.move.card), (key) =>
-          otherCards.filter((e) => e.move.card === key).map((e) => ctx.moveButton(e, CHOOSE_WORD[CHOOSE_FROM[p?.kind]] || "Choose")))) : null,
-        turnButtons.length ? h("div", { class: "buttons sc-turn-buttons" }, turnButtons) : null)));
+        turnButtons.length ? h("div", { class: "buttons sc-turn-buttons" }, turnButtons) : null)),
+    otherCards.length ? h("div", { class: "sc-cards sc-choice" }, cardSlots(otherCards.map((e) => e.move.card), (key) =>
+      otherCards.filter((e) => e.move.card === key).map((e) => ctx.moveButton(e, CHOOSE_WORD[CHOOSE_FROM[p?.kind]] || "Choose")))) : null);
 }
 
 // Cards grouped by id (a hand of three Lights out! shows one card, ×3), with their buttons.
@@ -159,11 +164,8 @@ function boardSection(view, ctx, paths) {
   return section;
 }
 
-function displaySection(view, ctx, buys, takes) {
-  const buttonsFor = (key) => [
-    ...buys.filter((e) => e.move.card === key).map((e) => ctx.moveButton(e, "Buy")),
-    ...takes.filter((e) => e.move.card === key).map((e) => ctx.moveButton(e, "Take")),
-  ];
+function displaySection(view, ctx, buys) {
+  const buttonsFor = (key) => buys.filter((e) => e.move.card === key).map((e) => ctx.moveButton(e, "Buy"));
   const slot = (key, count = null) => {
     if (!key) return h("div", { class: "sc-slot empty-slot" }, h("div", { class: "sc-empty" }, "empty"));
     const buttons = buttonsFor(key);

@@ -43,7 +43,8 @@ PUBLIC_FACES = {"hand-card", "display-card", "played-card", "asking-card", "card
 
 def check_table(page: Page) -> None:
     """Only your own hand is on the page: every card shown is in your hand, the display, the
-    cards played this turn, the card asking, or (Plant identification) your own discard pile."""
+    cards played this turn, the card asking, or the cards a prompt offers you (from the display
+    or your own discard pile)."""
     snap = page.evaluate(SNAPSHOT)
     if snap["over"]:
         return
@@ -51,7 +52,7 @@ def check_table(page: Page) -> None:
     assert snap["theirFaces"] == 0
     assert f"Hand {sum(snap['hand'].values())}" == snap["handCount"], (snap["hand"], snap["handCount"])
     if snap["choiceFaces"]:
-        assert "discard pile" in snap["prompt"], snap["prompt"]
+        assert "discard pile" in snap["prompt"] or "display" in snap["prompt"], snap["prompt"]
 
 
 def view_of(page: Page, game_id: str) -> dict:
