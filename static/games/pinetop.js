@@ -1,0 +1,419 @@
+// Camp Pinetop: the map grid (tents, edge patches, costs, campers, module pieces), the mastery
+// cards, the supply area, your hand, every player's rank, patches and hand count.
+// Every control comes from view.legal_moves; moves not placed here fall to the frame's bar.
+// The view (engine/pinetop/view.py) names components by id; the catalog holds what they show.
+import { h } from "/static/js/dom.js";
+import {
+  animalIcon, camperIcon, friendshipIcon, patchShape, suitIcon, tentIcon, towerIcon, weatherIcon, wildlifeIcon,
+} from "./pinetop-art.js";
+
+// The components (map cards, patches, ranks, mastery cards...) are the same for every table:
+// fetched once, when the module loads.
+const catalog = await loadCatalog();
+const MAP = new Map(catalog.map_cards.map((c) => [c.id, c]));
+const PATCH = new Map(catalog.patches.map((p) => [p.key, p]));
+const MASTERY = new Map(catalog.masteries.map((m) => [m.key, m]));
+const SUITS = catalog.suits;
+const EDGES = catalog.edges; // north, east, south, west
+const SLOT_NAMES = ["left, outer", "left, inner", "right, inner", "right, outer"];
+
+async function loadCatalog() {
+  const response = await fetch("/api/games/pinetop/catalog");
+  if (!response.ok) throw new Error(`the Camp Pinetop components could not be loaded (${response.status})`);
+  return response.json();
+}
+
+export function render(root, view, ctx) {
+  const of = (type) => view.legal_moves.filter((e) => e.move.type === type);
+  root.append(h("div", { class: "pt", "data-testid": "pinetop" },
+    prompt(view, ctx, of),
+    h("div", { class: "pt-board" },
+      mapSection(view, ctx, of),
+      masterySection(view, ctx, of)),
+    h("div", { class: "pt-lower" },
+      h("div", { class: "pt-col" },
+        supplySection(view, ctx, of),
+        handSection(view, ctx, of)),
+      h("div", { class: "pt-col" },
+        playersSection(view, ctx, of),
+        rankSection(view, ctx),
+        natureSection(view)))));
+}
+
+// The engine's log names seats by colour; show who sits there too.
+const SEAT_NAMES = ["Red", "Blue", "Yellow", "Green", "Purple"];
+export function logText(event, ctx) {
+  return event.text.replace(/\b(Red|Blue|Yellow|Green|Purple)\b(?! tent)/g,
+    (colour) => `${ctx.seatName(SEAT_NAMES.indexOf(colour))} (${colour})`);
+}
+
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const colourOf = (view, seat) => view.seats[seat].name.toLowerCase();
+const who = (view, ctx, seat) => (seat === view.you ? "You" : ctx.seatName(seat));
+const cardName = (view, pos) => MAP.get(view.map[pos].card).name;
+
+// ---------------------------------------------------------------- prompt
+
+const ASK = {
+  setup: "place your first camper: tap a map card",
+  action: "draw supply cards (tap the deck or a face-up card), move a camper onto a card for a patch (tap the highlighted patch on its edge), or place a camper (tap a highlighted card)",
+  draw: "draw a second card, move a camper (tap an arrow on the map), or draw no more",
+  gift: "give a supply card to each player already on that card: tap a card in your hand",
+  pay: "pay the cost one card at a time: tap a card in your hand",
+  power: "use your green patch's power, or skip it",
+  mastery: "claim a spot on the mastery card you completed: tap a highlighted patch",
+  discard: "discard down to your hand limit: tap a card in your hand",
+};
+const WAITING = {
+  setup: "to place a first camper", action: "to choose an action", draw: "to draw", gift: "to give gifts",
+  pay: "to pay", power: "to use a patch's power", mastery: "to claim a mastery card", discard: "to discard",
+};
+const BUTTONS = ["refresh", "stop", "skip", "pass"];
+
+function prompt(view, ctx, of) {
+  if (view.outcome) return winnerBox(view, ctx);
+  const mine = view.to_act.includes(view.you);
+  const text = mine ? `Your turn: ${ASK[view.phase] || "choose a move"}.`
+    : view.to_act.length ? `Waiting for ${view.to_act.map(ctx.seatName).join(", ")} ${WAITING[view.phase] || ""}.` : "";
+  const buttons = BUTTONS.flatMap(of).map((e) => ctx.moveButton(e));
+  return h("section", { class: `pt-prompt${mine ? " mine" : ""}`, "data-testid": "pt-prompt" },
+    h("div", { class: "pt-status" },
+      view.turn ? h("span", { class: "pill" }, `Turn ${view.turn}`) : h("span", { class: "pill" }, "Setting out"),
+      h("span", { class: "pill" }, `${ctx.seatName(view.active)} is playing`)),
+    h("p", { class: "pt-ask" }, text),
+    pendingNote(view, ctx),
+    powerNote(view),
+    borrowedNote(view, ctx),
+    buttons.length ? h("div", { class: "buttons" }, buttons) : null);
+}
+
+// The camper on its way: where to, what for, the gifts still due and the cost still to pay.
+function pendingNote(view, ctx) {
+  const p = view.pending;
+  if (!p) return null;
+  const where = p.start == null ? `to ${cardName(view, p.to)}` : `${cardName(view, p.start)} → ${cardName(view, p.to)}`;
+  const what = { setup: "First camper", move: "Moving", gain: "Moving", place: "New camper" }[p.kind];
+  return h("div", { class: "pt-pending small", "data-testid": "pending" },
+    h("p", {}, `${what} ${where}`, p.patch ? ` for ${PATCH.get(p.patch).name}` : "", "."),
+    p.gifts && p.owed.length ? h("p", {}, `Gifts still due: ${p.gifts}, to ${p.owed.map((s) => who(view, ctx, s)).join(", ")}.`) : null,
+    p.cost.length ? h("p", { class: "pt-cost-left" }, "Still to pay: ", requirementIcons(p.cost)) : null,
+    p.paid.length ? h("div", { class: "pt-paid" }, h("span", {}, "Paid: "), p.paid.map((c) => supplyCard(c, "mini"))) : null);
+}
+
+function powerNote(view) {
+  const p = view.power;
+  if (!p) return null;
+  const patch = PATCH.get(p.patch);
+  return h("p", { class: "pt-power small" }, patchShape(patch.colour, p.advanced),
+    h("strong", {}, ` ${patch.name}: `), p.advanced ? patch.advanced : patch.basic, ` (${p.left} left)`);
+}
+
+function borrowedNote(view, ctx) {
+  const b = view.turn_state?.borrowed;
+  if (!b) return null;
+  return h("p", { class: "pt-power small" }, friendshipIcon(),
+    ` Friendship: ${who(view, ctx, view.active)} ${view.active === view.you ? "use" : "uses"} ${ctx.seatName(b.owner)}'s ${PATCH.get(b.patch).name}${b.advanced ? " (advanced)" : ""} this turn.`);
+}
+
+function winnerBox(view, ctx) {
+  const seat = view.winner ?? view.outcome.winners[0];
+  const d = view.outcome.details || {};
+  return h("section", { class: "pt-prompt pt-won", "data-testid": "pt-winner" },
+    h("div", { class: "pt-won-head" }, animalIcon("badger"),
+      h("p", { class: "pt-ask" }, `${who(view, ctx, seat)} ${seat === view.you ? "reach" : "reaches"} Badger and ${seat === view.you ? "win" : "wins"} the game!`)),
+    d.turns ? h("p", { class: "small muted" }, `After ${plural(d.turns, "turn")}.`) : null);
+}
+
+// ---------------------------------------------------------------- the map
+
+function mapSection(view, ctx, of) {
+  const { cols, rows } = view.grid;
+  // A move onto a card sits on the edge it crosses: the patch there (move and gain it) or an
+  // arrow (just move); placements sit on the card itself.
+  const edgeMoves = new Map(); // `${to}:${edge}` -> {gain, plain}
+  for (const e of [...of("move"), ...of("step")]) {
+    const from = e.move.tower ? toward(cols, e.move.start, view.tower) : e.move.start;
+    const key = `${e.move.to}:${entryEdge(cols, from, e.move.to)}`;
+    const slot = edgeMoves.get(key) || {};
+    const kind = e.move.patch ? "gain" : "plain";
+    if (!slot[kind]) slot[kind] = e; // a second way over the same edge stays in the bar
+    edgeMoves.set(key, slot);
+  }
+  const places = new Map(of("place").map((e) => [e.move.to, e]));
+  // With Nature on, a ring of spaces round the map carries the weather.
+  const ring = view.nature ? 1 : 0;
+  const track = "minmax(0, 1fr)";
+  const style = `--cols:${cols};` + (ring
+    ? `grid-template-columns:1.1rem repeat(${cols}, ${track}) 1.1rem;grid-template-rows:1.1rem repeat(${rows}, auto) 1.1rem`
+    : `grid-template-columns:repeat(${cols}, ${track})`);
+  const grid = h("div", { class: `pt-grid cols-${cols}${ring ? " with-ring" : ""}`, style, "data-testid": "pt-map" },
+    view.map.map((cell) => {
+      const el = mapCard(view, ctx, cell, edgeMoves, places.get(cell.pos));
+      el.style.gridRow = String(cell.row + 1 + ring);
+      el.style.gridColumn = String(cell.col + 1 + ring);
+      return el;
+    }),
+    ring ? weatherToken(view) : null);
+  return h("section", { class: "pt-map pt-panel" },
+    h("h2", {}, "The map ", h("span", { class: "muted small" }, `${cols} × ${rows}`)),
+    grid);
+}
+
+// The edge of `to` (0 north, 1 east, 2 south, 3 west) a camper crosses coming from `from`.
+function entryEdge(cols, from, to) {
+  if (to === from + 1) return 3;
+  if (to === from - 1) return 1;
+  return to === from + cols ? 0 : 2;
+}
+
+// The Observation Tower's free step: one space from `pos` toward the tower.
+function toward(cols, pos, tower) {
+  const [r, c, tr, tc] = [Math.floor(pos / cols), pos % cols, Math.floor(tower / cols), tower % cols];
+  if (r === tr) return pos + (tc > c ? 1 : -1);
+  return pos + (tr > r ? cols : -cols);
+}
+
+function mapCard(view, ctx, { pos, card: id, campers }, edgeMoves, place) {
+  const card = MAP.get(id);
+  const animals = Object.entries(view.nature?.animals || {}).filter(([, at]) => at === pos).map(([a]) => a);
+  const weatherHere = view.nature && inLine(view.nature.weather_line, view.map[pos]);
+  const el = h("div", {
+    class: `pt-card tent-${card.colour}${weatherHere ? ` weather-${view.nature.weather}` : ""}`,
+    "data-pos": pos, "data-name": card.name,
+    title: `${card.name} (${card.colour} tent). Patches: ${EDGES.map((e) => `${e} ${PATCH.get(card.edges[e]).name}`).join(", ")}. Cost: ${card.cost.join(", ")}.`,
+  },
+  tentIcon(card.colour),
+  EDGES.map((edge, i) => edgePatch(card, edge, edgeMoves.get(`${pos}:${i}`), ctx)),
+  h("div", { class: "pt-card-body" },
+    h("span", { class: "pt-card-name" }, card.name),
+    h("div", { class: "pt-campers", "data-testid": "campers" }, campers.map((seat) =>
+      camperIcon(colourOf(view, seat), `${ctx.seatName(seat)}'s camper`))),
+    view.tower === pos || animals.length ? h("div", { class: "pt-pieces" },
+      view.tower === pos ? h("span", { class: "pt-token tower", "data-testid": "tower", title: "Observation Tower" }, towerIcon()) : null,
+      animals.map((a) => h("span", { class: `pt-token animal-${a}`, "data-testid": "animal", title: `${a}: ${catalog.animals[a]}` }, wildlifeIcon(a)))) : null,
+    h("div", { class: "pt-cost", title: `cost: ${card.cost.join(", ")}` }, requirementIcons(card.cost))));
+  if (place) {
+    el.classList.add("placeable");
+    ctx.moveControl(el, place);
+  }
+  return el;
+}
+
+function inLine(line, cell) {
+  return (line.axis === "row" ? cell.row : cell.col) === line.index;
+}
+
+// The patch on one edge; a legal move over that edge makes it (or an arrow beside it) a control.
+function edgePatch(card, edge, moves, ctx) {
+  const patch = PATCH.get(card.edges[edge]);
+  const el = h("span", { class: `pt-edge edge-${edge}`, "data-patch": patch.key, title: `${patch.name}: ${patch.basic}` },
+    h("span", { class: "pt-edge-name" }, patch.name));
+  if (moves?.gain) {
+    el.classList.add("gain");
+    ctx.moveControl(el, moves.gain);
+    el.title = `${moves.gain.label}. ${patch.name}: ${patch.basic}`;
+  }
+  const wrap = h("div", { class: `pt-edge-wrap edge-${edge}` }, el);
+  if (moves?.plain) {
+    const arrow = h("span", { class: `pt-arrow from-${edge}` }, arrowIcon(edge));
+    ctx.moveControl(arrow, moves.plain);
+    wrap.append(arrow);
+  }
+  return wrap;
+}
+
+// Arrows point the way a camper walks in over that edge.
+const ARROW_TURN = { north: 90, east: 180, south: 270, west: 0 };
+function arrowIcon(edge) {
+  const span = h("span", { class: "pt-arrow-icon", "aria-hidden": "true" });
+  span.innerHTML = `<svg viewBox="0 0 12 12" style="transform:rotate(${ARROW_TURN[edge]}deg)"><path d="M2 6h7M6 2.5 9.5 6 6 9.5" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round"/></svg>`;
+  return span;
+}
+
+// A cost: supplies, "any" (any card), or a tent ("tent:green").
+function requirementIcons(cost) {
+  return cost.map((req) => {
+    if (req === "any") return h("span", { class: "pt-cost-any", title: "any supply card" }, "+1");
+    if (req.startsWith("tent:")) return h("span", { class: "pt-cost-suit", title: `${req.slice(5)} tent` }, tentIcon(req.slice(5), { label: false }));
+    return h("span", { class: `pt-cost-suit suit-${req}`, title: req }, suitIcon(req, SUITS));
+  });
+}
+
+// The weather travels clockwise round the map on the ring of spaces beside the outer cards.
+function weatherToken(view) {
+  const { cols, rows } = view.grid;
+  const n = view.nature;
+  const ring = n.weather_pos % (2 * (cols + rows));
+  let row, col; // in the frame, the map filling rows 1..rows and columns 1..cols
+  if (ring < cols) [row, col] = [0, ring + 1];
+  else if (ring < cols + rows) [row, col] = [ring - cols + 1, cols + 1];
+  else if (ring < 2 * cols + rows) [row, col] = [rows + 1, cols - (ring - cols - rows)];
+  else [row, col] = [rows - (ring - 2 * cols - rows), 0];
+  return h("div", {
+    class: `pt-weather-token weather-${n.weather}`, "data-testid": "weather",
+    style: `grid-row:${row + 1};grid-column:${col + 1}`, title: `${n.weather}: ${catalog.weather[n.weather]}`,
+  }, weatherIcon(n.weather));
+}
+
+// ---------------------------------------------------------------- mastery cards
+
+function masterySection(view, ctx, of) {
+  const claims = new Map(of("claim").map((e) => [`${e.move.mastery}:${e.move.spot}`, e]));
+  return h("section", { class: "pt-masteries pt-panel" },
+    h("h2", {}, "Mastery cards"),
+    h("div", { class: "pt-mastery-list" }, view.masteries.map(({ key, spots }) => {
+      const m = MASTERY.get(key);
+      return h("div", { class: "pt-mastery", "data-testid": "mastery", "data-key": key },
+        h("strong", { class: "pt-mastery-name" }, m.name),
+        h("p", { class: "pt-mastery-text" }, m.text),
+        h("div", { class: "pt-spots" }, spots.map(({ patch: key2, seat }, spot) => {
+          const patch = PATCH.get(key2);
+          const el = h("div", {
+            class: `pt-spot${seat == null ? "" : " claimed"}`,
+            title: `${patch.name}: ${patch.basic}${seat == null ? "" : ` (claimed by ${ctx.seatName(seat)})`}`,
+          },
+          patchShape(patch.colour),
+          h("span", { class: "pt-spot-name" }, patch.name),
+          seat == null ? null : h("span", { class: `pt-disc seat-${colourOf(view, seat)}`, "data-testid": "mastery-disc", title: `claimed by ${ctx.seatName(seat)}` }));
+          const entry = claims.get(`${key}:${spot}`);
+          if (entry) ctx.moveControl(el, entry);
+          return el;
+        })));
+    })));
+}
+
+// ---------------------------------------------------------------- supply
+
+function supplyCard(c, extra = "") {
+  const suits = c.suits.map((s) => h("span", { class: `pt-supply-suit suit-${s}` }, suitIcon(s, SUITS), h("span", { class: "pt-suit-name" }, s)));
+  const label = [...c.suits, c.wild ? "wild" : null].filter(Boolean).join(" + ");
+  return h("div", {
+    class: ["pt-supply", c.wild ? "wild" : `tent-${c.tent}`, c.double && "double", extra].filter(Boolean).join(" "),
+    "data-card": c.id, title: `${label}${c.tent ? `, ${c.tent} tent` : ""}`,
+  },
+  h("div", { class: "pt-supply-suits" }, suits,
+    c.wild ? h("span", { class: "pt-supply-suit wild" }, suitIcon("wild"), h("span", { class: "pt-suit-name" }, "wild")) : null),
+  c.tent ? h("span", { class: "pt-supply-tent" }, tentIcon(c.tent)) : null);
+}
+
+function supplySection(view, ctx, of) {
+  const { supply } = view;
+  const takes = new Map(of("take").map((e) => [e.move.slot, e]));
+  const slot = (i) => {
+    const c = supply.face_up[i];
+    if (c == null) return h("div", { class: "pt-supply empty", title: SLOT_NAMES[i] });
+    const el = supplyCard(c);
+    el.title = `${el.title} (${SLOT_NAMES[i]})`;
+    if (takes.has(i)) ctx.moveControl(el, takes.get(i));
+    return el;
+  };
+  const deck = h("div", { class: "pt-deck", title: `${plural(supply.deck, "card")} in the supply deck` },
+    h("span", { class: "pt-deck-count" }, supply.deck),
+    h("span", { class: "small" }, "deck"));
+  const draw = of("draw_deck")[0];
+  if (draw) ctx.moveControl(deck, draw);
+  return h("section", { class: "pt-supply-area pt-panel", "data-testid": "supply-area" },
+    h("h2", {}, "Supply"),
+    h("div", { class: "pt-supply-row" },
+      h("div", { class: "pt-side", "aria-label": "left of the deck" }, slot(0), slot(1)),
+      deck,
+      h("div", { class: "pt-side", "aria-label": "right of the deck" }, slot(2), slot(3))),
+    h("p", { class: "pt-discard small muted" }, `Discard pile: ${supply.discard}`,
+      supply.discard_top ? [" · top: ", supplyName(supply.discard_top)] : null));
+}
+
+function supplyName(c) {
+  return [...c.suits, c.wild ? "wild" : null].filter(Boolean).join(" + ") + (c.tent ? ` (${c.tent} tent)` : "");
+}
+
+function handSection(view, ctx, of) {
+  if (view.you == null) return null;
+  const me = view.seats[view.you];
+  const byCard = new Map();
+  for (const e of [...of("pay"), ...of("discard"), ...firstRecipient(of("give"))]) byCard.set(e.move.card, e);
+  return h("section", { class: "pt-hand pt-panel", "data-testid": "my-hand" },
+    h("h2", {}, "Your hand ", h("span", { class: "muted small" }, `${plural(me.hand.length, "card")} · limit ${me.hand_limit}`)),
+    me.hand.length ? h("div", { class: "pt-hand-cards" }, me.hand.map((c) => {
+      const el = supplyCard(c);
+      const entry = byCard.get(c.id);
+      if (entry) ctx.moveControl(el, entry);
+      return el;
+    })) : h("p", { class: "muted small" }, "No cards."));
+}
+
+// Gifts go to one player at a time: the hand offers the first, the bar the others.
+function firstRecipient(gives) {
+  if (!gives.length) return [];
+  const to = gives[0].move.to;
+  return gives.filter((e) => e.move.to === to);
+}
+
+// ---------------------------------------------------------------- players and ranks
+
+function playersSection(view, ctx, of) {
+  const friends = of("friendship");
+  const onMap = view.seats.map(() => 0);
+  for (const cell of view.map) for (const seat of cell.campers) onMap[seat] += 1;
+  return h("section", { class: "pt-players pt-panel" },
+    h("h2", {}, "Players"),
+    view.seats.map((seat) => playerPanel(view, ctx, seat, onMap[seat.seat], friends)));
+}
+
+function playerPanel(view, ctx, s, onMap, friends) {
+  const colour = s.name.toLowerCase();
+  const acting = !view.outcome && view.to_act.includes(s.seat);
+  return h("div", {
+    class: ["pt-player", `seat-${colour}`, acting && "acting", s.seat === view.you && "you"].filter(Boolean).join(" "),
+    "data-testid": "player", "data-seat": s.seat,
+  },
+  h("div", { class: "pt-player-head" },
+    camperIcon(colour),
+    h("strong", { class: "pt-player-name" }, s.seat === view.you ? `You (${s.name})` : `${ctx.seatName(s.seat)} (${s.name})`),
+    h("span", { class: "pt-rank-chip", "data-testid": "rank", title: `rank: ${s.rank_name}` }, animalIcon(s.rank_name), s.rank_name)),
+  h("div", { class: "pt-player-counts" },
+    h("span", { class: "pt-count", "data-testid": "hand-count", title: `hand limit ${s.hand_limit}` }, `${plural(s.hand_count, "card")} (limit ${s.hand_limit})`),
+    h("span", { class: "pt-count", title: "campers on the map, and still in the player's supply" }, `${onMap} on the map · ${s.campers_left} to place`),
+    h("span", { class: "pt-count" }, `${s.advanced} advanced`),
+    s.friendship === "held" ? h("span", { class: "pt-friend-chip", "data-testid": "friendship", title: "holds a Friendship token" }, friendshipIcon(), "token") : null,
+    s.friendship === "used" ? h("span", { class: "pt-count", title: "Friendship token spent" }, "token used") : null),
+  s.patches.length ? h("ul", { class: "pt-patches", "data-testid": "patches" }, s.patches.map(({ patch: key, advanced }) => {
+    const patch = PATCH.get(key);
+    const el = h("li", {
+      class: `pt-patch ${advanced ? "advanced" : "basic"}`, "data-patch": key,
+      title: `${patch.name} (${advanced ? "advanced" : "basic"}): ${advanced ? patch.advanced : patch.basic}`,
+    }, patchShape(patch.colour, advanced), h("span", {}, patch.name), advanced ? h("span", { class: "pt-adv" }, "advanced") : null);
+    const entry = friends.find((e) => e.move.owner === s.seat && e.move.patch === key);
+    if (entry) ctx.moveControl(el, entry);
+    return el;
+  })) : h("p", { class: "muted small pt-no-patches" }, "No patches yet."));
+}
+
+function rankSection(view, ctx) {
+  return h("section", { class: "pt-ranks pt-panel", "data-testid": "rank-track" },
+    h("h2", {}, "Rank track"),
+    h("ol", { class: "pt-track" }, catalog.ranks.map((rank, i) => h("li", { class: "pt-rank" },
+      h("div", { class: "pt-rank-animal" }, animalIcon(rank.name)),
+      h("strong", {}, rank.name),
+      h("span", { class: "muted small" }, `hand ${rank.hand_limit}`),
+      rank.columns.length ? h("span", { class: "pt-req small" }, rank.columns.map((col, j) => [j ? h("span", { class: "muted" }, "or") : null,
+        h("span", { class: "pt-col-req" }, Object.entries(col).map(([colour, n]) => h("span", { class: "pt-req-item", title: `${n} ${colour}` }, n, patchShape(colour))))]),
+      rank.advanced ? h("span", { class: "pt-req-adv", title: `and ${rank.advanced} advanced` }, `+${rank.advanced}`, patchShape("grey", true)) : null)
+        : h("span", { class: "muted small" }, "start"),
+      h("div", { class: "pt-rank-tokens" }, view.seats.filter((s) => s.rank === i).map((s) =>
+        h("span", { class: `pt-disc seat-${s.name.toLowerCase()}`, title: ctx.seatName(s.seat) })))))));
+}
+
+function natureSection(view) {
+  const n = view.nature;
+  if (!n) return null;
+  const f = n.forecast;
+  return h("section", { class: "pt-nature pt-panel", "data-testid": "nature" },
+    h("h2", {}, "Nature"),
+    h("p", { class: "small" }, weatherIcon(n.weather), h("span", {}, h("strong", {}, n.weather), `: ${catalog.weather[n.weather]}`)),
+    h("ul", { class: "pt-animal-list small" }, Object.keys(n.animals).map((a) =>
+      h("li", {}, wildlifeIcon(a), h("span", {}, h("strong", {}, a), `: ${catalog.animals[a]}`)))),
+    h("p", { class: "small muted pt-forecast" },
+      `Forecast: ${f.weather} next; `,
+      Object.keys(n.animals).map((a, i) => `${i ? ", " : ""}${a} ${f.animals[a].direction}`),
+      `. ${plural(n.conditions_left, "conditions card")} left.`));
+}
