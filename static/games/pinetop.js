@@ -58,7 +58,6 @@ const ASK = {
   setup: "place your first camper: tap a map card",
   action: "draw supply cards (tap the deck or a face-up card), move a camper onto a card for a patch (tap the highlighted patch on its edge), or place a camper (tap a highlighted card)",
   draw: "draw a second card, move a camper (tap an arrow on the map), or draw no more",
-  gift: "give a supply card to each player already on that card: tap a card in your hand",
   pay: "pay the cost one card at a time: tap a card in your hand",
   power: "use your green patch's power, or skip it",
   mastery: "claim a spot on the mastery card you completed: tap a highlighted patch",
@@ -73,7 +72,9 @@ const BUTTONS = ["refresh", "stop", "skip", "pass"];
 function prompt(view, ctx, of) {
   if (view.outcome) return winnerBox(view, ctx);
   const mine = view.to_act.includes(view.you);
-  const text = mine ? `Your turn: ${ASK[view.phase] || "choose a move"}.`
+  const gift = of("give")[0];
+  const ask = gift ? `give a supply card to ${ctx.seatName(gift.move.to)}: tap a card in your hand` : ASK[view.phase];
+  const text = mine ? `Your turn: ${ask || "choose a move"}.`
     : view.to_act.length ? `Waiting for ${view.to_act.map(ctx.seatName).join(", ")} ${WAITING[view.phase] || ""}.` : "";
   const buttons = BUTTONS.flatMap(of).map((e) => ctx.moveButton(e));
   return h("section", { class: `pt-prompt${mine ? " mine" : ""}`, "data-testid": "pt-prompt" },
@@ -131,12 +132,14 @@ function mapSection(view, ctx, of) {
   // A move onto a card sits on the edge it crosses: the patch there (move and gain it) or an
   // arrow (just move); placements sit on the card itself.
   const edgeMoves = new Map(); // `${to}:${edge}` -> {gain, plain}
-  for (const e of [...of("move"), ...of("step")]) {
+  // Direct moves first: a tower detour over the same edge is left to the bar.
+  const travels = [...of("move"), ...of("step")].sort((a, b) => Number(Boolean(a.move.tower)) - Number(Boolean(b.move.tower)));
+  for (const e of travels) {
     const from = e.move.tower ? toward(cols, e.move.start, view.tower) : e.move.start;
     const key = `${e.move.to}:${entryEdge(cols, from, e.move.to)}`;
     const slot = edgeMoves.get(key) || {};
     const kind = e.move.patch ? "gain" : "plain";
-    if (!slot[kind]) slot[kind] = e; // a second way over the same edge stays in the bar
+    if (!slot[kind]) slot[kind] = e;
     edgeMoves.set(key, slot);
   }
   const places = new Map(of("place").map((e) => [e.move.to, e]));
@@ -330,7 +333,7 @@ function handSection(view, ctx, of) {
   if (view.you == null) return null;
   const me = view.seats[view.you];
   const byCard = new Map();
-  for (const e of [...of("pay"), ...of("discard"), ...firstRecipient(of("give"))]) byCard.set(e.move.card, e);
+  for (const e of [...of("pay"), ...of("discard"), ...firstRecipient(of("give"), view, ctx)]) byCard.set(e.move.card, e);
   return h("section", { class: "pt-hand pt-panel", "data-testid": "my-hand" },
     h("h2", {}, "Your hand ", h("span", { class: "muted small" }, `${plural(me.hand.length, "card")} · limit ${me.hand_limit}`)),
     me.hand.length ? h("div", { class: "pt-hand-cards" }, me.hand.map((c) => {
@@ -341,10 +344,14 @@ function handSection(view, ctx, of) {
     })) : h("p", { class: "muted small" }, "No cards."));
 }
 
-// Gifts go to one player at a time: the hand offers the first, the bar the others.
-function firstRecipient(gives) {
+// Gifts go to one player at a time: the hand gives to the first the engine lists. When every
+// player there is due one, the others' turn comes next, so their moves need no control now;
+// when fewer gifts than players are due (Good Neighbor), the others stay in the bar as choices.
+function firstRecipient(gives, view, ctx) {
   if (!gives.length) return [];
   const to = gives[0].move.to;
+  const p = view.pending;
+  if (p && p.gifts >= p.owed.length) gives.filter((e) => e.move.to !== to).forEach(ctx.claim);
   return gives.filter((e) => e.move.to === to);
 }
 
