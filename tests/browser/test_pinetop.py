@@ -26,7 +26,7 @@ KIND_OF_CONTROL = """els => els.map(e =>
 
 # One synchronous read of the page, so that a redraw cannot fall between two of its parts.
 SNAPSHOT = """() => {
-  const table = document.querySelector('[data-testid="pinetop"]');
+  const table = document.querySelector('.game-root:not(.replay-table) [data-testid="pinetop"]');
   const count = (sel, root = table) => root.querySelectorAll(sel).length;
   const me = table.querySelector('[data-testid="player"].you');
   return {
@@ -101,7 +101,8 @@ def test_whole_game_against_the_bot(new_page):
     page.get_by_test_id("start").click()
     page.wait_for_url("**/games/*")
 
-    table = page.get_by_test_id("pinetop")
+    # The live table (an ended game also gets a replay table below it).
+    table = page.locator('.game-root:not(.replay-table) [data-testid="pinetop"]')
     expect(table).to_be_visible()
     # 2 players: a 3 × 4 map, four mastery cards, two face-up cards each side of the deck.
     expect(table.locator(".pt-card")).to_have_count(12)
