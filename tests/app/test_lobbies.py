@@ -245,3 +245,20 @@ def test_invite_links_use_public_url_when_set(database_url, serve):
     with serve(database_url, PUBLIC_URL="https://camp.example/") as server:
         lobby = server.lobby(server.guest("Ana"))
         assert lobby["invite_url"] == f"https://camp.example/join/{lobby['invite_code']}"
+
+
+def test_an_invite_code_shows_its_lobby_without_joining(live, documented):
+    ana = live.guest("Ana")
+    lobby = live.lobby(ana, seats=2)
+    stranger = live.client()
+    r = stranger.get(f"/api/lobbies/invite/{lobby['invite_code']}")
+    assert r.status_code == 200
+    documented(r, "GET", "/api/lobbies/invite/{invite_code}")
+    seen = r.json()
+    assert seen["id"] == lobby["id"] and seen["title"] == "Let's Take a Hike"
+    assert seen["host_id"] == ana.id and seen["you"] is None and seen["invite_code"] is None
+    assert [s["player"] for s in seen["seats"]][1] is None
+    assert live.client().get("/api/lobbies/invite/nope").status_code == 404
+    # Looking creates no player and takes no seat.
+    assert "set-cookie" not in r.headers
+    assert ana.get(f"/api/lobbies/{lobby['id']}").json()["seats"] == lobby["seats"]

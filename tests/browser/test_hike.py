@@ -67,6 +67,8 @@ def test_three_seat_game_played_in_two_browsers(new_page):
     expect(guest.locator("#player-name-input")).to_be_visible()
     no_overflow(guest)
     guest.goto(invite)
+    # Whose table and which game, before the name is asked.
+    expect(guest.get_by_test_id("invite-table")).to_have_text("Ana's table · Let's Take a Hike")
     enter_name(guest, "Bruno")  # the join page moves on to the lobby at once
     guest.wait_for_url("**/lobbies/*")
     expect(guest.get_by_test_id("seat").nth(1)).to_contain_text("Bruno")
@@ -87,6 +89,13 @@ def test_three_seat_game_played_in_two_browsers(new_page):
         expect(page.get_by_test_id("my-backpack")).to_be_visible()
     assert host.url == guest.url
     no_overflow(guest)
+
+    # The link of a started table offers to watch it.
+    late = new_page(invite, width=PHONE, height=760)
+    late.get_by_test_id("watch").click()
+    late.wait_for_url(host.url)
+    expect(late.get_by_test_id("watching")).to_be_visible()
+    late.close()
 
     rng = random.Random(2024)
     clicks = {"Ana": 0, "Bruno": 0}
@@ -128,12 +137,14 @@ def test_three_seat_game_played_in_two_browsers(new_page):
     no_overflow(guest)
 
 
-def test_a_bad_invite_link_is_explained(new_page):
+def test_a_bad_invite_link_is_explained_and_creates_nobody(new_page):
     page = new_page("/join/not-a-real-code", width=PHONE, height=760)
-    set_name(page, "Cleo")
-    status = page.get_by_test_id("join-status")
-    expect(status.get_by_role("alert")).to_contain_text("does not match any table")
-    expect(status.get_by_role("link", name="Back to camp")).to_be_visible()
+    about = page.get_by_test_id("invite-about")
+    expect(about.get_by_role("alert")).to_contain_text("does not match any table")
+    expect(about.get_by_role("link", name="Back to camp")).to_be_visible()
+    # The link was checked before any name was asked: no guest was created.
+    expect(page.locator("#player-name-input")).to_have_count(0)
+    assert page.context.cookies() == []
     no_overflow(page)
 
 

@@ -118,6 +118,22 @@ async def join_by_code(
 
 
 @router.get(
+    "/invite/{invite_code}",
+    summary="The lobby behind an invite code",
+    description="What an invite link leads to, before anyone joins or even has a name: the "
+    "game, the seats and whether the table has started. Creates nothing.",
+    responses={404: ERRORS[404]} | UNEXPECTED_HOST | RATE_LIMITED,
+    dependencies=[rate_limit("joins")],
+)
+async def lobby_by_invite(
+    invite_code: str, ctx: ContextDep, player: OptionalPlayer, request: Request
+) -> LobbyOut:
+    async with ctx.db.session() as session:
+        lobby_id = await lobbies.by_invite_code(session, invite_code)
+    return await _out(ctx, request, lobby_id, player)
+
+
+@router.get(
     "/{lobby_id}",
     summary="One lobby",
     description="The invite code and link are shown to the lobby's members only.",
