@@ -124,7 +124,10 @@ def _action_label(s: SummerCampState, key: str) -> str:
     if card.action == "move":
         return f"move {card.amount} on {path_name(s, s.packs.index(card.pack))}"
     first = card.text.split(". ")[0].rstrip(".")
-    return first[0].lower() + first[1:]
+    label = first[0].lower() + first[1:]
+    if card.action in ("secret_admirer", "friendship_bracelet"):
+        label += ", then it goes to an opponent"
+    return label
 
 
 def prompt_of(s: SummerCampState) -> dict | None:
