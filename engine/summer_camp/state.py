@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from engine.core import BaseState, Rng
 from engine.summer_camp.cards import PACKS
@@ -25,7 +25,9 @@ class Options(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    packs: list[PackId] = DEFAULT_PACKS
+    packs: list[PackId] = Field(
+        default=DEFAULT_PACKS, title="Activity packs",
+        description="Choose 3 of the 7; each gives one path its activity.")
 
     @field_validator("packs")
     @classmethod
