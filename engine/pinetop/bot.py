@@ -2,16 +2,18 @@
 
 It values a patch by how much closer it brings the bot to every rank still ahead (the
 columns' missing patches plus the missing advanced ones), takes the best patch move it can
-afford, otherwise places campers while it has fewer than three out, otherwise draws. It pays
-and gives away the cards it needs least: plain cards before doubles, wilds last.
+afford, otherwise places campers (where the patches one space away are worth most) while it
+has fewer than three out, otherwise draws; after one card it moves a camper instead of
+drawing again when that brings it much nearer valuable patches. It pays and gives away the
+cards it needs least: plain cards before doubles, wilds last.
 """
 
 from __future__ import annotations
 
 import random
 
+from engine.pinetop.board import entry_edge, neighbours, toward
 from engine.pinetop.cards import COLOURS, MAP_CARDS, PATCHES, RANKS
-from engine.pinetop.board import entry_edge, toward
 
 CAMPERS_WANTED = 3
 
@@ -82,8 +84,19 @@ def _action(view: dict, me: dict, moves: list[dict]) -> dict:
     out = sum(1 for c in view["map"] for x in c["campers"] if x == view["you"])
     places = [m for m in moves if m["type"] == "place"]
     if places and out < CAMPERS_WANTED:
-        return min(places, key=lambda m: _gifts(view, m["to"]))
+        return max(places, key=lambda m: _prospects(view, me, m["to"]) - _gifts(view, m["to"]))
     return _draw(view, me, moves)
+
+
+def _prospects(view: dict, me: dict, pos: int) -> float:
+    """What the patches one space from ``pos`` are worth to the bot."""
+    cols, rows = view["grid"]["cols"], view["grid"]["rows"]
+    held = _held(me)
+    total = 0.0
+    for to in neighbours(cols, rows, pos):
+        card = MAP_CARDS[view["map"][to]["card"]]
+        total += max(0.0, patch_value(held, me["rank"], card.edges[entry_edge(cols, pos, to)]))
+    return total
 
 
 def _draw(view: dict, me: dict, moves: list[dict]) -> dict:
@@ -132,9 +145,21 @@ def _power(view: dict, me: dict, moves: list[dict]) -> dict:
     return real[0]
 
 
+def _second(view: dict, me: dict, moves: list[dict]) -> dict:
+    """Draw & move when a camper can reach a much better spot; else a second card."""
+    best, gain = None, 1.0
+    for m in moves:
+        if m["type"] == "move":
+            better = (_prospects(view, me, m["to"]) - _prospects(view, me, m["start"])
+                      - _gifts(view, m["to"]))
+            if better > gain:
+                best, gain = m, better
+    return best or _draw(view, me, [m for m in moves if m["type"] != "move"])
+
+
 _CHOOSE = {
     "action": _action,
-    "draw": _draw,
+    "draw": _second,
     "gift": _cheapest,
     "pay": _cheapest,
     "discard": _cheapest,
