@@ -122,10 +122,6 @@ def _arrive(s: PinetopState, seat: int, kind: str, start: int | None, to: int,
                         gifts=gifts, cost=cost)
 
 
-def _gift_step(s: PinetopState, seat: int, move: Give) -> None:
-    _give(s, seat, move)
-
-
 def _give(s: PinetopState, seat: int, move: Give) -> None:
     p = s.pending
     s.hands[seat].remove(move.card)
@@ -253,7 +249,7 @@ def _discard_step(s: PinetopState, seat: int, move: Discard) -> None:
 
 
 _STEP = {
-    "setup": _setup_step, "action": _action_step, "draw": _draw_step, "gift": _gift_step,
+    "setup": _setup_step, "action": _action_step, "draw": _draw_step, "gift": _give,
     "pay": _pay_step, "power": _power_step, "mastery": _mastery_step,
     "discard": _discard_step,
 }
