@@ -91,8 +91,11 @@ def move_pawn(s: SummerCampState, seat: int, path: int, spaces: int) -> int:
         if bonus == "draw":
             draw_and_say(s, seat, 1, "for a bonus icon")
         elif bonus == "snack":
-            got = gain_snacks(s, seat, 1)
-            s.say(f"{name(seat)} gains {plural(got, 'snack bar token')} for a bonus icon.", seat)
+            if gain_snacks(s, seat, 1):
+                s.say(f"{name(seat)} gains a snack bar token for a bonus icon.", seat)
+            else:
+                s.say(f"{name(seat)} already has 6 snack bar tokens: the bonus icon gives none.",
+                      seat)
         elif bonus == "move":
             s.say(f"{name(seat)} may move a pawn 1 space for a bonus icon.", seat)
             asks.append(Prompt(kind="bonus_move", seats=[seat], spaces=1))

@@ -20,6 +20,7 @@ def test_a_snack_icon_gives_a_token_up_to_the_limit():
     s.pawns[0][0] = 0
     s = run(s, (0, act("kitchen_chores")))
     assert s.snacks[0] == 6 and s.snack_supply + sum(s.snacks) == 24
+    assert s.log[-1].text == "Red already has 6 snack bar tokens: the bonus icon gives none."
 
 
 def test_every_icon_moved_through_is_gained():
