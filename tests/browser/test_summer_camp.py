@@ -23,7 +23,7 @@ def no_overflow(page: Page) -> None:
 
 # One synchronous read of the page, so a redraw cannot fall between two of its parts.
 SNAPSHOT = """() => {
-  const table = document.querySelector('[data-testid="summer-camp"]');
+  const table = document.querySelector('.game-root:not(.replay-table) [data-testid="summer-camp"]');
   const faces = [...table.querySelectorAll('.card-face')];
   const count = (el) => Number((el.querySelector('.cf-count')?.textContent || '×1').slice(1));
   const hand = {};
@@ -135,7 +135,8 @@ def test_whole_game_against_the_bot(new_page):
     page.wait_for_url("**/games/*")
     game_id = page.url.rstrip("/").split("/")[-1]
 
-    table = page.get_by_test_id("summer-camp")
+    # The live table (a finished game's replay draws the same table again further down).
+    table = page.locator('.game-root:not(.replay-table) [data-testid="summer-camp"]')
     expect(table).to_be_visible()
     # The lake and three paths of the chosen packs, both players' three pawns, every bridge.
     board = table.locator(".sc-board-svg.tall")
