@@ -27,7 +27,7 @@ def mission_texts(locator) -> set[str]:
 
 # One synchronous read of the page, so a redraw cannot fall between two of its parts.
 SNAPSHOT = """() => {
-  const table = document.querySelector('[data-testid="camping-life"]');
+  const table = document.querySelector('.game-root:not(.replay-table) [data-testid="camping-life"]');
   const texts = (sel) => [...table.querySelectorAll(sel)].map((e) => e.textContent);
   return {
     over: Boolean(document.querySelector('[data-testid="outcome"]')),
@@ -94,7 +94,8 @@ def test_whole_game_against_the_bot(new_page):
     page.get_by_test_id("start").click()
     page.wait_for_url("**/games/*")
 
-    table = page.get_by_test_id("camping-life")
+    # The live table (an ended game also gets a replay table below it).
+    table = page.locator('.game-root:not(.replay-table) [data-testid="camping-life"]')
     expect(table).to_be_visible()
     expect(table.get_by_test_id("row-card")).to_have_count(4)
     expect(table.get_by_test_id("my-area").locator(".cell")).to_have_count(12)
