@@ -84,17 +84,18 @@ class Context:
         self.bus.publish_soon(game_channel(game_id), f"{version}{RELOAD}")
         self.bots.kick(game_id)
 
-    def game_event(self, game_id: str, event: dict[str, Any]) -> None:
-        """Pass ``event`` (a chat line, a rematch) to every socket on the game, everywhere."""
+    async def game_event(self, game_id: str, event: dict[str, Any]) -> None:
+        """Pass ``event`` (a chat line, a rematch) to every socket on the game, everywhere.
+        Unlike change notices, events cannot stand in for each other: each is published."""
         text = encode(event)
         self.watchers.game_event(game_id, text)
-        self.bus.publish_soon(game_channel(game_id), event_notice(self.instance_id, text))
+        await self.bus.publish(game_channel(game_id), event_notice(self.instance_id, text))
 
-    def lobby_event(self, lobby_id: str, event: dict[str, Any]) -> None:
+    async def lobby_event(self, lobby_id: str, event: dict[str, Any]) -> None:
         """Pass ``event`` (a chat line) to every socket on the lobby, everywhere."""
         text = encode(event)
         self.watchers.lobby_event(lobby_id, text)
-        self.bus.publish_soon(lobby_channel(lobby_id), event_notice(self.instance_id, text))
+        await self.bus.publish(lobby_channel(lobby_id), event_notice(self.instance_id, text))
 
     async def lobby_changed(self, lobby_id: str) -> None:
         self.watchers.lobby_changed(lobby_id)

@@ -197,3 +197,11 @@ class MyGames(BaseModel):
 
 class Rename(PlayerCreate):
     """The new display name."""
+
+
+class ChatLine(BaseModel):
+    type: str = Field(default="chat", description="always chat, as on the sockets")
+    seat: int = Field(description="the writer's seat")
+    name: str = Field(description="the writer's name when they wrote")
+    text: str = Field(description="1 to 300 characters; plain text, never HTML")
+    at: Timestamp

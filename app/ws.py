@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app import guard
-from app.hubs import Connection, GameHub, LobbyConnection, Refused, serve
-from app.services import players
+from app.hubs import Connection, GameHub, LobbyConnection, LobbyHub, Refused, serve
+from app.services import chat, players
 from app.services.errors import Problem, StaleVersion
 from engine.core import IllegalMove
 
@@ -97,8 +97,11 @@ async def _handle(ctx: Context, hub: GameHub, conn: Connection, game_id: str, me
         conn.resync = True
         conn.wake.set()
         return
+    if kind == "chat":
+        await _game_chat(ctx, hub, conn, game_id, message.get("text"), ref)
+        return
     if kind != "move":
-        await conn.send(_error("bad_request", "Send a move or a sync.", ref))
+        await conn.send(_error("bad_request", "Send a move, a chat or a sync.", ref))
         return
     move, expect = message.get("move"), message.get("expect_version")
     if not isinstance(move, dict) or not isinstance(expect, int) or isinstance(expect, bool):
@@ -123,6 +126,50 @@ async def _handle(ctx: Context, hub: GameHub, conn: Connection, game_id: str, me
         await conn.send({"type": "ack", "ref": ref, "version": committed.version})
 
 
+def _chat_error(exc: Problem, ref: Any) -> dict[str, Any]:
+    code = "rate_limited" if isinstance(exc, chat.TooFast) else "bad_request"
+    return _error(code, exc.detail, ref)
+
+
+async def _game_chat(
+    ctx: Context, hub: GameHub, conn: Connection, game_id: str, text: Any, ref: Any
+) -> None:
+    """Seated players write; every socket on the game, spectators too, reads."""
+    if conn.seat is None or hub.snap is None:
+        await conn.send(_error("not_seated", "Only the players at the table can chat.", ref))
+        return
+    player_id = next(s.player_id for s in hub.snap.seats if s.seat == conn.seat)
+    try:
+        line = await chat.post(ctx.db, player_id, conn.seat, text, game_id=game_id)
+    except Problem as exc:
+        await conn.send(_chat_error(exc, ref))
+        return
+    await ctx.game_event(game_id, line)
+
+
+async def _lobby_chat(
+    ctx: Context, hub: LobbyHub, conn: LobbyConnection, lobby_id: str, message: Any
+) -> None:
+    ref = message.get("ref") if isinstance(message, dict) else None
+    if not isinstance(message, dict) or message.get("type") != "chat":
+        await conn.send(_error("bad_request", "Send a chat.", ref))
+        return
+    seat = hub.lobby.seat_of(conn.player_id) if hub.lobby is not None else None
+    if seat is None:
+        await conn.send(_error("not_seated", "Only the players in the lobby can chat.", ref))
+        return
+    if hub.lobby.lobby.status != "open":
+        await conn.send(_error("bad_request", "The lobby is no longer open.", ref))
+        return
+    try:
+        text = message.get("text")
+        line = await chat.post(ctx.db, conn.player_id, seat, text, lobby_id=lobby_id)
+    except Problem as exc:
+        await conn.send(_chat_error(exc, ref))
+        return
+    await ctx.lobby_event(lobby_id, line)
+
+
 @router.websocket("/ws/lobbies/{lobby_id}")
 async def lobby_socket(ws: WebSocket, lobby_id: str) -> None:
     ctx = _ctx(ws)
@@ -140,10 +187,15 @@ async def lobby_socket(ws: WebSocket, lobby_id: str) -> None:
         return
 
     async def read() -> None:
-        # Clients have nothing to say here; reading only notices when they leave.
         try:
             while True:
-                await ws.receive_text()
+                text = await ws.receive_text()
+                try:
+                    message = json.loads(text)
+                except ValueError:
+                    await conn.send(_error("bad_request", "Messages are JSON objects.", None))
+                    continue
+                await _lobby_chat(ctx, hub, conn, lobby_id, message)
         except WebSocketDisconnect:
             pass
 

@@ -143,3 +143,25 @@ def test_bots_driven_from_both_instances_move_once_per_turn(
     assert any(m["seat"] != 0 for m in moves)
     # A lost race is the version check doing its job: nothing to report.
     assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+def test_chat_rematch_and_renames_reach_the_other_instance(instances):
+    a, b = instances
+    ana, ben = a.guest("Ana"), a.guest("Ben")
+    game_id = a.start_game(ana, ben)
+    ana_ws, ben_ws = Socket(a, game_id, ana.token), Socket(b, game_id, ben.token)
+    try:
+        ana_ws.send({"type": "chat", "text": "good luck"})
+        line = ben_ws.next()
+        assert line["type"] == "chat" and line["text"] == "good luck"
+        assert ana_ws.next() == line
+        assert ana.patch("/api/players/me", json={"name": "Anabel"}).status_code == 200
+        while ben_ws.view["table"]["seats"][0]["name"] != "Anabel":
+            ben_ws.apply(ben_ws.recv())
+        assert ana.post(f"/api/games/{game_id}/concede").status_code == 200
+        lobby = on(b, ben).post(f"/api/games/{game_id}/rematch").json()
+        told = ana_ws.next()
+        assert told == {"type": "rematch", "lobby_id": lobby["id"]}
+    finally:
+        ana_ws.close()
+        ben_ws.close()

@@ -13,8 +13,11 @@ from app.api.deps import (
     SessionDep,
     rate_limit,
 )
+from app.db import storable
+from app.models import Game
 from app.schemas import (
     UNREADABLE_BODY,
+    ChatLine,
     ErrorBody,
     GameKind,
     GameState,
@@ -23,7 +26,7 @@ from app.schemas import (
     MoveResult,
     Unprocessable,
 )
-from app.services import games, lobbies, records
+from app.services import chat, games, lobbies, records
 from app.services.errors import Problem
 from engine.core import IllegalMove
 from engine.registry import GAMES
@@ -193,9 +196,22 @@ async def rematch(
     async with ctx.db.writing() as session:
         lobby_id, version = await lobbies.rematch(session, game_id, player)
     if version is not None:
-        ctx.game_event(game_id, {"type": "rematch", "lobby_id": lobby_id})
+        await ctx.game_event(game_id, {"type": "rematch", "lobby_id": lobby_id})
         await ctx.game_changed(game_id, version)
     await ctx.lobby_changed(lobby_id)
     async with ctx.db.session() as session:
         ls = await lobbies.load(session, lobby_id)
     return ls.out(player.id, ctx.base_url(request))
+
+
+@router.get(
+    "/{game_id}/chat",
+    summary="The table's chat",
+    description="The latest 100 lines, oldest first; readable by anyone who can see the table. "
+    "Seated players write over the game socket (`{\"type\":\"chat\",\"text\"}`).",
+    responses={404: {"model": ErrorBody}},
+)
+async def game_chat(game_id: str, session: SessionDep) -> list[ChatLine]:
+    if not storable(game_id) or await session.get(Game, game_id) is None:
+        raise Problem(404, "No such game.")
+    return [ChatLine(**line) for line in await chat.history(session, game_id=game_id)]

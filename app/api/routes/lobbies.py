@@ -17,6 +17,7 @@ from app.models import Player
 from app.schemas import (
     UNREADABLE_BODY,
     BotRequest,
+    ChatLine,
     ErrorBody,
     GameStarted,
     JoinByCode,
@@ -24,7 +25,7 @@ from app.schemas import (
     LobbyOut,
     Unprocessable,
 )
-from app.services import lobbies
+from app.services import chat, lobbies
 from app.services.lobbies import LobbySeats
 
 router = APIRouter(prefix="/api/lobbies", tags=["lobbies"])
@@ -231,3 +232,15 @@ async def start(lobby_id: str, ctx: ContextDep, player: CurrentPlayer) -> GameSt
     await ctx.lobby_changed(lobby_id)
     await ctx.game_changed(game_id, 0)
     return GameStarted(game_id=game_id)
+
+
+@router.get(
+    "/{lobby_id}/chat",
+    summary="The lobby's chat",
+    description="The latest 100 lines, oldest first. Seated players write over the lobby "
+    "socket (`{\"type\":\"chat\",\"text\"}`) until the game starts.",
+    responses={404: ERRORS[404]},
+)
+async def lobby_chat(lobby_id: str, session: SessionDep) -> list[ChatLine]:
+    await lobbies.load(session, lobby_id)
+    return [ChatLine(**line) for line in await chat.history(session, lobby_id=lobby_id)]

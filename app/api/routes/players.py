@@ -12,6 +12,7 @@ from app.schemas import (
     PlayerCreate,
     PlayerCreated,
     PlayerOut,
+    Rename,
     SignedOut,
     Unprocessable,
 )
@@ -65,6 +66,23 @@ async def sign_out(ctx: ContextDep, request: Request, response: Response) -> Sig
 )
 async def me(player: CurrentPlayer) -> PlayerOut:
     return PlayerOut(id=player.id, name=player.name)
+
+
+@router.patch(
+    "/me",
+    summary="Change my name",
+    description="Renames the caller: same id, same token, same seats. Every lobby and table "
+    "the caller sits at shows the new name, live over their sockets.",
+    responses={**UNREADABLE_BODY, 401: {"model": ErrorBody}, 422: {"model": Unprocessable}},
+)
+async def rename(data: Rename, ctx: ContextDep, player: CurrentPlayer) -> PlayerOut:
+    async with ctx.db.writing() as session:
+        games, lobbies = await players.rename(session, player.id, data.name)
+    for game_id, version in games.items():
+        await ctx.game_changed(game_id, version)
+    for lobby_id in lobbies:
+        await ctx.lobby_changed(lobby_id)
+    return PlayerOut(id=player.id, name=data.name)
 
 
 @router.get(

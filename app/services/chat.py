@@ -1,0 +1,96 @@
+"""Table chat: a game's, or a lobby's before its start. Stored, rate-limited per player."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db import Database, storable
+from app.models import ChatMessage, Player, now
+from app.services.errors import Problem
+
+MAX_CHARS = 300
+RATE = 5
+WINDOW = timedelta(seconds=10)
+HISTORY = 100
+
+
+class TooFast(Problem):
+    def __init__(self) -> None:
+        seconds = int(WINDOW.total_seconds())
+        super().__init__(429, f"Slow down: at most {RATE} messages every {seconds} seconds.")
+
+
+def clean(text: Any) -> str:
+    """The message as stored: trimmed, 1 to ``MAX_CHARS`` characters."""
+    if not isinstance(text, str):
+        raise Problem(422, "A chat message needs a text.")
+    text = text.strip()
+    if not 1 <= len(text) <= MAX_CHARS:
+        raise Problem(422, f"A chat message is 1 to {MAX_CHARS} characters long.")
+    if not storable(text):
+        raise Problem(422, "A chat message cannot contain NUL or lone surrogate characters.")
+    return text
+
+
+def _utc(at: datetime) -> datetime:
+    # SQLite gives times back without their (UTC) offset.
+    return at if at.tzinfo else at.replace(tzinfo=UTC)
+
+
+def event(row: ChatMessage) -> dict[str, Any]:
+    """The line as every socket at the table receives it."""
+    return {
+        "type": "chat",
+        "seat": row.seat,
+        "name": row.name,
+        "text": row.text,
+        # As the HTTP API writes times.
+        "at": _utc(row.created_at).isoformat().replace("+00:00", "Z"),
+    }
+
+
+async def post(
+    db: Database,
+    player_id: str,
+    seat: int,
+    text: Any,
+    *,
+    game_id: str | None = None,
+    lobby_id: str | None = None,
+) -> dict[str, Any]:
+    """Store one line by the player at ``seat``; ``TooFast`` (nothing stored) beyond ``RATE``
+    lines per ``WINDOW``, counted over every table."""
+    text = clean(text)
+    async with db.writing() as session:
+        # The player's row is locked, so two lines sent at once are counted one after the other.
+        name = await session.scalar(
+            select(Player.name).where(Player.id == player_id).with_for_update()
+        )
+        recent = await session.scalar(
+            select(func.count())
+            .select_from(ChatMessage)
+            .where(ChatMessage.player_id == player_id, ChatMessage.created_at > now() - WINDOW)
+        )
+        if recent >= RATE:
+            raise TooFast()
+        row = ChatMessage(
+            game_id=game_id, lobby_id=lobby_id, player_id=player_id, seat=seat, name=name,
+            text=text, created_at=now(),
+        )
+        session.add(row)
+    return event(row)
+
+
+async def history(
+    session: AsyncSession, *, game_id: str | None = None, lobby_id: str | None = None
+) -> list[dict[str, Any]]:
+    """The latest ``HISTORY`` lines, oldest first."""
+    where = ChatMessage.game_id == game_id if game_id else ChatMessage.lobby_id == lobby_id
+    rows = await session.scalars(
+        select(ChatMessage).where(where).order_by(ChatMessage.id.desc()).limit(HISTORY)
+    )
+    return [event(row) for row in reversed(rows.all())]
