@@ -127,8 +127,9 @@ async def _handle(ctx: Context, hub: GameHub, conn: Connection, game_id: str, me
 
 
 def _chat_error(exc: Problem, ref: Any) -> dict[str, Any]:
-    code = "rate_limited" if isinstance(exc, chat.TooFast) else "bad_request"
-    return _error(code, exc.detail, ref)
+    if isinstance(exc, chat.TooFast):
+        return _error("rate_limited", exc.detail, ref) | {"retry_after": exc.retry_after}
+    return _error("bad_request", exc.detail, ref)
 
 
 async def _game_chat(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -19,9 +20,10 @@ HISTORY = 100
 
 
 class TooFast(Problem):
-    def __init__(self) -> None:
+    def __init__(self, retry_after: float) -> None:
         seconds = int(WINDOW.total_seconds())
         super().__init__(429, f"Slow down: at most {RATE} messages every {seconds} seconds.")
+        self.retry_after = max(1, math.ceil(retry_after))
 
 
 def clean(text: Any) -> str:
@@ -70,16 +72,16 @@ async def post(
         name = await session.scalar(
             select(Player.name).where(Player.id == player_id).with_for_update()
         )
-        recent = await session.scalar(
-            select(func.count())
-            .select_from(ChatMessage)
-            .where(ChatMessage.player_id == player_id, ChatMessage.created_at > now() - WINDOW)
-        )
+        at = now()
+        recent, oldest = (await session.execute(
+            select(func.count(), func.min(ChatMessage.created_at))
+            .where(ChatMessage.player_id == player_id, ChatMessage.created_at > at - WINDOW)
+        )).one()
         if recent >= RATE:
-            raise TooFast()
+            raise TooFast((_utc(oldest) + WINDOW - at).total_seconds())
         row = ChatMessage(
             game_id=game_id, lobby_id=lobby_id, player_id=player_id, seat=seat, name=name,
-            text=text, created_at=now(),
+            text=text, created_at=at,
         )
         session.add(row)
     return event(row)

@@ -6,6 +6,7 @@ import { fill, h, ICONS, svgIcon } from "./dom.js";
 import { replayBox } from "./replay.js";
 import { LiveSocket, STATUS_TEXT } from "./socket.js";
 import { tableActions } from "./table-actions.js";
+import { chatPanel } from "./chat.js";
 
 const renderers = {}; // kind -> promise of its module (null when it has none)
 
@@ -29,8 +30,15 @@ export function gamePage(root, gameId) {
     replay: h("div"),
     log: h("div"),
   };
+  let chats = 0;
+  const chat = chatPanel({
+    historyPath: `/api/games/${gameId}/chat`,
+    send: (text) => socket.send({ type: "chat", text, ref: `chat${++chats}` }),
+  });
+  chat.setWritable(false);
   root.append(h("div", { class: "game" },
-    parts.head, parts.outcome, parts.table, parts.moves, parts.actions, parts.replay, parts.log));
+    parts.head, parts.outcome, parts.table, parts.moves, parts.actions, chat.element, parts.replay,
+    parts.log));
   parts.table.append(h("p", { class: "muted" }, "Joining the table…"));
 
   const send = (move) => {
@@ -104,6 +112,7 @@ export function gamePage(root, gameId) {
         h("h2", {}, "Your moves"), h("div", { class: "buttons" }, rest.map((entry) => ctx.moveButton(entry))))
       : "");
     tableActions(parts.actions, view, gameId, rematchLobby);
+    chat.setWritable(view.you !== null && view.you !== undefined);
     const logText = renderer?.logText ? (event) => renderer.logText(event, ctx) : (event) => event.text;
     fill(parts.log, logBox(view.log || [], seatName, logText));
     drawHead(logText);
@@ -155,6 +164,10 @@ export function gamePage(root, gameId) {
           return socket.send({ type: "sync" });
         }
         flash = "";
+      } else if (msg.type === "chat") {
+        return chat.add(msg);
+      } else if (msg.type === "error" && String(msg.ref).startsWith("chat")) {
+        return chat.refused(msg.message);
       } else if (msg.type === "rematch") {
         rematchLobby = msg.lobby_id;
       } else if (msg.type === "ack") {

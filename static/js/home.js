@@ -1,4 +1,5 @@
-// Home: who you are, a new lobby for any game, and the open public lobbies.
+// Home: who you are, your tables (your turn first), a new lobby for any game, and the open
+// public lobbies.
 import { api } from "./api.js";
 import { clear, errorBox, fill, h } from "./dom.js";
 import { navigate } from "./main.js";
@@ -11,14 +12,16 @@ export function homePage(root) {
   let timer;
   const lobbies = h("div", { class: "lobby-list", "data-testid": "open-lobbies" }, h("p", { class: "muted" }, "Looking for open tables…"));
   const create = h("div", {}, h("p", { class: "muted" }, "Loading games…"));
-  let player = null;
+  let player; // undefined until known; null for a visitor without a name yet
 
+  const mine = h("div", { "data-testid": "my-games" });
   const refresh = async () => {
     try {
       showLobbies(lobbies, await api("GET", "/api/lobbies"), () => player);
     } catch (err) {
       fill(lobbies, errorBox(err.message));
     }
+    await showMyGames(mine, player);
     if (!stopped) timer = setTimeout(refresh, 5000);
   };
 
@@ -27,7 +30,8 @@ export function homePage(root) {
       const [me, games] = await Promise.all([getPlayer(), api("GET", "/api/games")]);
       if (stopped) return;
       player = me;
-      root.prepend(playerBox(me, (p) => { player = p; }, { prompt: "Your name around the campfire" }));
+      root.prepend(playerBox(me, (p) => { player = p; showMyGames(mine, p); }, { prompt: "Your name around the campfire" }));
+      showMyGames(mine, me);
       showCreate(create, games, () => player);
     } catch (err) {
       fill(create, errorBox(err.message));
@@ -36,6 +40,7 @@ export function homePage(root) {
   refresh();
 
   root.append(
+    h("section", { class: "card" }, h("h2", {}, "Your tables"), mine),
     h("section", { class: "card" }, h("h1", {}, "Start a table"), create),
     h("section", { class: "card" }, h("h2", {}, "Open tables"), lobbies),
   );
@@ -143,4 +148,65 @@ function showLobbies(box, list, getMe) {
         host ? `${host}'s table · ` : "", `${taken}/${lobby.seats.length} seats taken`)),
       join, error);
   }));
+}
+
+// Your turn on top, then the tables waiting for others (lobbies too), then recent results.
+async function showMyGames(box, player, before = null) {
+  if (player === undefined) return;
+  if (!player) {
+    fill(box, emptyTables());
+    return;
+  }
+  let page;
+  try {
+    page = await api("GET", `/api/players/me/games${before ? `?before=${encodeURIComponent(before)}` : ""}`);
+  } catch (err) {
+    fill(box, errorBox(err.message));
+    return;
+  }
+  const rows = before ? [...box.querySelectorAll("[data-testid=my-game]")].map((row) => row.game) : [];
+  const games = [...rows, ...page.games];
+  const lobbies = before ? box.lobbies || [] : page.lobbies;
+  box.lobbies = lobbies;
+  if (!games.length && !lobbies.length) {
+    fill(box, emptyTables());
+    return;
+  }
+  const yourTurn = games.filter((g) => g.your_turn);
+  const waiting = games.filter((g) => g.status === "active" && !g.your_turn);
+  const results = games.filter((g) => g.status !== "active");
+  const group = (title, testid, items) => (items.length
+    ? h("div", { class: "my-group", "data-testid": testid }, h("h3", {}, title), items) : null);
+  fill(box,
+    group("Your turn", "your-turn", yourTurn.map((g) => gameRow(g, "Play"))),
+    group("Waiting", "waiting", [
+      ...waiting.map((g) => gameRow(g, "Open")),
+      ...lobbies.map((lobby) => h("article", { class: "lobby-row", "data-testid": "my-lobby" },
+        h("div", {}, h("strong", {}, lobby.title), h("div", { class: "muted" },
+          `Lobby · ${lobby.seats.filter((s) => s.player || s.bot).length}/${lobby.seats.length} seats taken`)),
+        h("a", { href: `/lobbies/${lobby.id}`, "data-nav": true, class: "button" }, "Open"))),
+    ]),
+    group("Recent results", "results", results.map((g) => gameRow(g, "See"))),
+    page.next_before ? h("button", {
+      type: "button", class: "quiet", "data-testid": "more-games",
+      onclick: () => showMyGames(box, player, page.next_before),
+    }, "Show older tables") : null);
+}
+
+function emptyTables() {
+  return h("p", { class: "empty", "data-testid": "no-tables" },
+    "No tables yet. Start one below, or open an invite link from a friend.");
+}
+
+function gameRow(game, action) {
+  const others = game.seats.filter((s) => s.seat !== game.you).map((s) => s.name);
+  const result = game.status === "aborted" ? "Aborted"
+    : game.status === "finished" ? (game.winners?.includes(game.you) ? "You won"
+      : `${game.winners.map((w) => game.seats[w]?.name).join(" and ")} won`) : null;
+  const row = h("article", { class: "lobby-row", "data-testid": "my-game", "data-game-id": game.game_id },
+    h("div", {}, h("strong", {}, game.title),
+      h("div", { class: "muted" }, `with ${others.join(", ")}`, result ? ` · ${result}` : "")),
+    h("a", { href: `/games/${game.game_id}`, "data-nav": true, class: game.your_turn ? "button primary" : "button" }, action));
+  row.game = game;
+  return row;
 }

@@ -4,6 +4,7 @@ import { errorBox, fill, h } from "./dom.js";
 import { navigate } from "./main.js";
 import { getPlayer, playerBox } from "./player.js";
 import { LiveSocket, STATUS_TEXT } from "./socket.js";
+import { chatPanel } from "./chat.js";
 
 export function lobbyPage(root, lobbyId) {
   document.title = "Lobby · Campground";
@@ -16,7 +17,12 @@ export function lobbyPage(root, lobbyId) {
   let left = false; // the page was left: late answers must not navigate again
   const error = h("div", { class: "flash" });
   const body = h("div", {}, h("p", { class: "muted" }, "Opening the lobby…"));
-  root.append(error, body);
+  const chat = chatPanel({
+    historyPath: `/api/lobbies/${lobbyId}/chat`,
+    send: (text) => socket?.send({ type: "chat", text }) ?? false,
+  });
+  chat.setWritable(false);
+  root.append(error, body, chat.element);
 
   const act = async (method, path, payload) => {
     error.replaceChildren();
@@ -50,6 +56,7 @@ export function lobbyPage(root, lobbyId) {
     const seated = lobby.seats.some((s) => s.player && s.player.id === me?.id);
     const full = lobby.seats.every((s) => s.player || s.bot);
     const closed = lobby.status === "closed";
+    chat.setWritable(seated && lobby.status === "open");
     fill(body,
       h("section", { class: "card" },
         h("div", { class: "title-row" },
@@ -142,7 +149,11 @@ export function lobbyPage(root, lobbyId) {
 
   const connect = () => {
     socket = new LiveSocket(wsUrl(`/ws/lobbies/${lobbyId}`), {
-      onMessage: (msg) => { if (msg.type === "lobby") update(msg.lobby); },
+      onMessage: (msg) => {
+        if (msg.type === "lobby") update(msg.lobby);
+        else if (msg.type === "chat") chat.add(msg);
+        else if (msg.type === "error") chat.refused(msg.message);
+      },
       onStatus: (status, reason) => {
         connection = status;
         if (status === "gone") fill(error, errorBox(reason || "This lobby is gone."));

@@ -1,4 +1,5 @@
-// Who is playing: ask for a name once, then show "Playing as Ana · change · sign out".
+// Who is playing: ask for a name once, then show "Playing as Ana · change · I am someone else ·
+// sign out". "change" renames the same player (seats and all); "someone else" starts a new guest.
 import { api, currentPlayer } from "./api.js";
 import { errorBox, fill, h } from "./dom.js";
 
@@ -14,6 +15,11 @@ async function register(name) {
   return cached;
 }
 
+async function rename(name) {
+  cached = await api("PATCH", "/api/players/me", { name });
+  return cached;
+}
+
 // A box that shows the player or a name form; onReady(player) runs whenever a name is set.
 export function playerBox(player, onReady, { prompt = "What should we call you?", submit = "Save" } = {}) {
   const box = h("section", { class: "player", "data-testid": "player" });
@@ -22,7 +28,11 @@ export function playerBox(player, onReady, { prompt = "What should we call you?"
   const playingAs = (p) =>
     h("p", { class: "playing-as" },
       "Playing as ", h("strong", { "data-testid": "player-name" }, p.name), " · ",
-      h("button", { class: "link", type: "button", onclick: () => fill(box, nameForm(p)) }, "change"), " · ",
+      h("button", { class: "link", type: "button", "data-testid": "change-name", onclick: () => fill(box, nameForm(p)) }, "change"),
+      " · ",
+      h("button", { class: "link", type: "button", "data-testid": "someone-else", onclick: () => fill(box, nameForm(null, p)) },
+        "I am someone else"),
+      " · ",
       h("button", { class: "link", type: "button", "data-testid": "sign-out", onclick: signOut }, "sign out"));
 
   // The server clears the HttpOnly cookie; the page starts again as nobody.
@@ -36,7 +46,8 @@ export function playerBox(player, onReady, { prompt = "What should we call you?"
     }
   };
 
-  const nameForm = (p) => {
+  // ``p``: the player to rename; ``leaving``: the player a new guest replaces in this browser.
+  const nameForm = (p, leaving = null) => {
     const input = h("input", {
       name: "name", required: true, maxLength: 32, autocomplete: "nickname",
       placeholder: "Your name", value: p ? p.name : "", "aria-label": "Your name",
@@ -51,7 +62,7 @@ export function playerBox(player, onReady, { prompt = "What should we call you?"
         if (p && name === p.name) return show(p);
         error.replaceChildren();
         try {
-          const created = await register(name);
+          const created = p ? await rename(name) : await register(name);
           show(created);
           onReady(created);
         } catch (err) {
@@ -59,8 +70,12 @@ export function playerBox(player, onReady, { prompt = "What should we call you?"
         }
       },
     },
-    h("label", { for: "player-name-input" }, prompt),
-    h("div", { class: "row" }, input, h("button", { type: "submit", class: "primary" }, submit)),
+    leaving ? h("p", { class: "notice", "data-testid": "someone-else-warning" },
+      `A new guest starts with no tables. ${leaving.name}'s seats stay with ${leaving.name}, `,
+      "and this browser will no longer be able to play them.") : null,
+    h("label", { for: "player-name-input" }, leaving ? "Your name" : prompt),
+    h("div", { class: "row" }, input, h("button", { type: "submit", class: "primary" }, leaving ? "Start as a new guest" : submit),
+      leaving ? h("button", { type: "button", class: "quiet", onclick: () => show(leaving) }, "Cancel") : null),
     error);
     input.id = "player-name-input";
     queueMicrotask(() => input.focus());

@@ -65,6 +65,7 @@ def test_over_the_limit_is_refused_and_nothing_is_stored(live, sql):
         sock.send({"type": "chat", "text": "one too many", "ref": 6})
         error = next_of(sock, "error")
         assert error["code"] == "rate_limited" and error["ref"] == 6
+        assert 1 <= error["retry_after"] <= 10
         assert "5 messages every 10 seconds" in error["message"]
     finally:
         sock.close()

@@ -1,0 +1,55 @@
+// A table's chat: the stored history, then live lines from the socket. Lines are text nodes,
+// never HTML.
+import { api } from "./api.js";
+import { errorBox, fill, h } from "./dom.js";
+
+const MAX_CHARS = 300;
+
+export function chatPanel({ historyPath, send }) {
+  const lines = [];
+  const seen = new Set();
+  const list = h("ol", { class: "chat-lines", "data-testid": "chat-lines", "aria-live": "polite" });
+  const error = h("div");
+  const input = h("input", {
+    name: "chat", maxLength: MAX_CHARS, autocomplete: "off", placeholder: "Say something to the table",
+    "aria-label": "Chat message", "data-testid": "chat-input",
+  });
+  const form = h("form", {
+    class: "row chat-form",
+    onsubmit: (event) => {
+      event.preventDefault();
+      const text = input.value.trim();
+      if (!text) return;
+      error.replaceChildren();
+      if (send(text)) input.value = "";
+      else fill(error, errorBox("Not connected right now; try again in a moment."));
+    },
+  }, input, h("button", { type: "submit", "data-testid": "chat-send" }, "Send"));
+  const element = h("section", { class: "chat card", "data-testid": "chat" },
+    h("h2", {}, "Chat"), list, form, error);
+
+  const key = (line) => `${line.at}|${line.seat}|${line.text}`;
+  const draw = () => {
+    const shown = lines.map((line) => h("li", { "data-testid": "chat-line" },
+      h("strong", {}, line.name), " ", h("span", { class: "chat-text" }, line.text)));
+    if (!shown.length) shown.push(h("li", { class: "muted" }, "No messages yet."));
+    fill(list, shown);
+    list.scrollTop = list.scrollHeight;
+  };
+  const add = (line) => {
+    if (seen.has(key(line))) return;
+    seen.add(key(line));
+    lines.push(line);
+    lines.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+    draw();
+  };
+
+  draw();
+  api("GET", historyPath).then((history) => history.forEach(add), () => {});
+  return {
+    element,
+    add,
+    refused: (message) => fill(error, errorBox(message)),
+    setWritable: (writable) => { form.hidden = !writable; },
+  };
+}

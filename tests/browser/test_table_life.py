@@ -1,0 +1,118 @@
+"""A table's life in the browser: your tables on the home page, a rename that keeps the seats,
+chat shown as text, concede and rematch."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+PHONE = 375
+
+
+def set_name(page: Page, name: str) -> None:
+    page.locator("#player-name-input").fill(name)
+    page.locator("#player-name-input").press("Enter")
+    expect(page.get_by_test_id("player-name")).to_have_text(name)
+
+
+def api(page: Page, method: str, path: str, body: dict | None = None) -> dict:
+    """A call as this page's player (its cookie)."""
+    response = page.request.fetch(path, method=method, data=body)
+    assert response.ok, response.text()
+    return response.json()
+
+
+def two_player_game(host: Page, guest: Page) -> str:
+    lobby = api(host, "POST", "/api/lobbies", {"game": "hike", "seats": 2})
+    api(guest, "POST", "/api/lobbies/join", {"invite_code": lobby["invite_code"]})
+    return api(host, "POST", f"/api/lobbies/{lobby['id']}/start")["game_id"]
+
+
+def test_home_lists_your_tables_and_a_rename_keeps_them(new_page):
+    ana = new_page("/", width=PHONE, height=760)
+    expect(ana.get_by_test_id("no-tables")).to_be_visible()
+    set_name(ana, "Ana")
+    expect(ana.get_by_test_id("no-tables")).to_be_visible()
+    ben = new_page("/")
+    set_name(ben, "Ben")
+    mine = two_player_game(ana, ben)  # Ana acts first
+    theirs = two_player_game(ben, ana)  # Ben acts first
+    ended = two_player_game(ana, ben)
+    api(ben, "POST", f"/api/games/{ended}/concede")
+    ana.reload()
+    expect(ana.get_by_test_id("your-turn").get_by_test_id("my-game")).to_have_count(1)
+    expect(ana.get_by_test_id("waiting").get_by_test_id("my-game")).to_have_count(1)
+    expect(ana.get_by_test_id("results")).to_contain_text("You won")
+    assert ana.get_by_test_id("your-turn").get_by_test_id("my-game").get_attribute("data-game-id") == mine
+    assert ana.get_by_test_id("waiting").get_by_test_id("my-game").get_attribute("data-game-id") == theirs
+    assert ana.evaluate("document.documentElement.scrollWidth") <= PHONE
+
+    # A new name, the same player: Ben's table shows it live.
+    ben.goto(f"/games/{mine}")
+    expect(ben.get_by_test_id("seat-strip")).to_contain_text("Ana")
+    ana.get_by_test_id("change-name").click()
+    set_name(ana, "Anabel")
+    expect(ben.get_by_test_id("seat-strip")).to_contain_text("Anabel")
+    expect(ana.get_by_test_id("your-turn").get_by_test_id("my-game")).to_have_count(1)
+    ana.get_by_test_id("your-turn").get_by_role("link").click()
+    ana.wait_for_url(f"**/games/{mine}")
+    expect(ana.get_by_test_id("turn")).to_have_text("Your turn")
+
+    # Someone else at this browser starts with no tables, after a warning.
+    ana.goto("/")
+    ana.get_by_test_id("someone-else").click()
+    expect(ana.get_by_test_id("someone-else-warning")).to_contain_text("Anabel's seats stay with Anabel")
+    set_name(ana, "Cleo")
+    expect(ana.get_by_test_id("no-tables")).to_be_visible()
+
+
+def test_chat_is_shown_as_text_never_as_html(new_page):
+    ana, ben = new_page("/"), new_page("/")
+    set_name(ana, "Ana")
+    set_name(ben, "Ben")
+    game_id = two_player_game(ana, ben)
+    ana.goto(f"/games/{game_id}")
+    ben.goto(f"/games/{game_id}")
+    spectator = new_page(f"/games/{game_id}")
+    expect(spectator.get_by_test_id("chat-input")).to_be_hidden()
+    text = "<script>window.pwned = 1</script><b>hi</b>"
+    ana.get_by_test_id("chat-input").fill(text)
+    ana.get_by_test_id("chat-send").click()
+    for page in (ana, ben, spectator):
+        expect(page.get_by_test_id("chat-line")).to_have_text(f"Ana {text}")
+        assert page.evaluate("window.pwned") is None
+        assert page.get_by_test_id("chat-lines").locator("script, b").count() == 0
+    # History survives a reload.
+    ben.reload()
+    expect(ben.get_by_test_id("chat-line")).to_have_text(f"Ana {text}")
+
+
+def test_concede_after_confirming_then_a_rematch_for_both(new_page):
+    ana, ben = new_page("/"), new_page("/")
+    set_name(ana, "Ana")
+    set_name(ben, "Ben")
+    game_id = two_player_game(ana, ben)
+    ana.goto(f"/games/{game_id}")
+    ben.goto(f"/games/{game_id}")
+    # Dismissing the confirmation sends nothing.
+    ana.once("dialog", lambda dialog: dialog.dismiss())
+    ana.get_by_test_id("concede").click()
+    expect(ana.get_by_test_id("concede")).to_be_enabled()
+    assert ana.get_by_test_id("outcome").count() == 0
+    ana.once("dialog", lambda dialog: dialog.accept())
+    ana.get_by_test_id("concede").click()
+    expect(ben.get_by_test_id("winner")).to_have_text("🏆 You win!")
+    expect(ben.get_by_test_id("conceded-note")).to_have_text("Ana conceded.")
+    expect(ana.get_by_test_id("winner")).to_have_text("🏆 Ben wins!")
+
+    ben.get_by_test_id("rematch").click()
+    ben.wait_for_url("**/lobbies/*")
+    expect(ana.get_by_test_id("rematch-offer")).to_be_visible()
+    expect(ana.get_by_test_id("rematch")).to_have_text("Join the rematch")
+    ana.get_by_test_id("rematch").click()
+    ana.wait_for_url(ben.url)
+    for page in (ana, ben):
+        expect(page.get_by_test_id("seat").nth(0)).to_contain_text("Ana")
+        expect(page.get_by_test_id("seat").nth(1)).to_contain_text("Ben")
+    ben.get_by_test_id("start").click()
+    ben.wait_for_url("**/games/*")
+    ana.wait_for_url(ben.url)
