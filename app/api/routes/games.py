@@ -159,7 +159,9 @@ async def make_move(
         403: {"model": ErrorBody, "description": "the caller has no seat at this game"},
         404: {"model": ErrorBody},
         409: {"model": ErrorBody, "description": "the game has ended, or you conceded already"},
-    },
+    }
+    | RATE_LIMITED,
+    dependencies=[rate_limit("moves")],
 )
 async def concede(game_id: str, ctx: ContextDep, player: CurrentPlayer) -> GameState:
     async with ctx.db.session() as session:
@@ -188,7 +190,9 @@ async def concede(game_id: str, ctx: ContextDep, player: CurrentPlayer) -> GameS
         403: {"model": ErrorBody, "description": "the caller did not play this game"},
         404: {"model": ErrorBody},
         409: {"model": ErrorBody, "description": "the game has not finished, or the lobby is full"},
-    },
+    }
+    | RATE_LIMITED,
+    dependencies=[rate_limit("joins")],
 )
 async def rematch(
     game_id: str, ctx: ContextDep, player: CurrentPlayer, request: Request

@@ -73,7 +73,13 @@ async def me(player: CurrentPlayer) -> PlayerOut:
     summary="Change my name",
     description="Renames the caller: same id, same token, same seats. Every lobby and table "
     "the caller sits at shows the new name, live over their sockets.",
-    responses={**UNREADABLE_BODY, 401: {"model": ErrorBody}, 422: {"model": Unprocessable}},
+    responses={
+        **UNREADABLE_BODY,
+        **RATE_LIMITED,
+        401: {"model": ErrorBody},
+        422: {"model": Unprocessable},
+    },
+    dependencies=[rate_limit("joins")],
 )
 async def rename(data: Rename, ctx: ContextDep, player: CurrentPlayer) -> PlayerOut:
     async with ctx.db.writing() as session:
