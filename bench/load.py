@@ -199,6 +199,9 @@ class Seat:
         await self.ws.close()
 
 
+SETTING_UP = asyncio.Semaphore(4)
+
+
 class Slot:
     """One table kept busy: a game, replaced by a new one when it ends."""
 
@@ -213,6 +216,11 @@ class Slot:
         return self.seats[1] if seat is self.seats[0] else self.seats[0]
 
     async def new_game(self, http: list[httpx.AsyncClient]) -> str:
+        # A few games are set up at a time: the load measured is play, not lobby bursts.
+        async with SETTING_UP:
+            return await self._new_game(http)
+
+    async def _new_game(self, http: list[httpx.AsyncClient]) -> str:
         client = http[self.index % len(http)]
         tokens = []
         for name in ("Ana", "Ben"):
@@ -378,6 +386,14 @@ async def load(args, bases: list[str], pids_of) -> dict:
         ready.set()
         await until(args.warmup, "warm-up")
         pids = pids_of()
+        profiler = None
+        if args.profile:
+            # Collapsed stacks of every server process over the measured window.
+            profiler = subprocess.Popen(
+                [str(Path(sys.executable).parent / "py-spy"), "record", "--format", "raw", "-o", args.profile, "-d",
+                 str(int(args.seconds)), "-p", str(pids[0]), "--subprocesses"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            )
         cpu_before = process_cpu(pids)
         stats.measuring = True
         started = time.perf_counter()
@@ -387,6 +403,8 @@ async def load(args, bases: list[str], pids_of) -> dict:
         cpu = process_cpu(pids) - cpu_before
         rss = process_rss(pids)
         sys.stderr.write("\n")
+        if profiler is not None:
+            profiler.wait(60)
     finally:
         for task in tasks:
             task.cancel()
@@ -483,6 +501,9 @@ def main() -> int:
     parser.add_argument("--redis", default=DEFAULT_REDIS, help="Redis for several instances")
     parser.add_argument("--baselines", action="store_true", help="pgbench -N and a ws echo")
     parser.add_argument("--pgbench-clients", type=int, default=8)
+    parser.add_argument(
+        "--profile", metavar="FILE", help="py-spy collapsed stacks of the server while measured"
+    )
     args = parser.parse_args()
     if args.baselines and not args.postgres:
         parser.error("--baselines needs --postgres")
