@@ -113,7 +113,9 @@ class BotRunner:
             log.exception("%s bot failed in game %s; playing a random legal move", level, game_id)
             move = random_bot({}, legal, rng)
         try:
-            await self.ctx.move(game_id, seat, move, snap.version, stand_in=seat in snap.stand_ins)
+            await self.ctx.move(
+                game_id, seat, move, snap.version, stand_in=seat in snap.stand_ins, known=snap
+            )
         except StaleVersion:
             # Someone moved first (a person, or these bots on another instance), or the person
             # took the seat back. Look again.

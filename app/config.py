@@ -38,12 +38,19 @@ class Settings(BaseSettings):
         "may have stopped); 0 turns it off",
     )
     PUBLIC_URL: str | None = Field(default=None, description="base of invite links")
-    DB_POOL_SIZE: int = Field(default=5, ge=1, description="database connections kept open")
+    DB_POOL_SIZE: int = Field(default=20, ge=1, description="database connections kept open")
     DB_POOL_OVERFLOW: int = Field(
-        default=10, ge=0, description="connections opened beyond DB_POOL_SIZE under load"
+        default=0,
+        ge=0,
+        description="connections opened beyond DB_POOL_SIZE under load (and closed after use)",
     )
     DB_POOL_TIMEOUT: float = Field(
         default=30, gt=0, description="seconds a request waits for a free connection before 503"
+    )
+    DB_PRE_PING: bool = Field(
+        default=False,
+        description="test each connection before use (a round trip each time); without it a "
+        "connection broken by a database restart fails one request and the pool starts afresh",
     )
     WS_SEND_TIMEOUT: float = Field(
         default=10,

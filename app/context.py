@@ -31,6 +31,7 @@ class Context:
             "pool_size": settings.DB_POOL_SIZE,
             "max_overflow": settings.DB_POOL_OVERFLOW,
             "pool_timeout": settings.DB_POOL_TIMEOUT,
+            "pool_pre_ping": settings.DB_PRE_PING,
         }
         self.db = Database(settings.DATABASE_URL, pool)
         self.bus: Bus = (
@@ -59,14 +60,16 @@ class Context:
         return await load_snapshot(session, game_id, self._seats)
 
     async def move(
-        self, game_id: str, seat: int, move: Any, expect_version: int, *, stand_in: bool = False
+        self, game_id: str, seat: int, move: Any, expect_version: int, *,
+        stand_in: bool = False, known: Snapshot | None = None,
     ) -> Committed:
         """Commit one move (person or bot), tell every instance, let the bots answer.
 
         This instance's sockets get the new state at once; other instances hear of it through
         the bus, which publishes in the background and never holds the move up."""
         committed = await commit_move(
-            self.db, game_id, seat, move, expect_version, stand_in=stand_in
+            self.db, game_id, seat, move, expect_version, stand_in=stand_in,
+            known=known or self.watchers.snapshot(game_id),
         )
         self.watchers.committed(game_id, committed)
         self.bus.publish_soon(game_channel(game_id), str(committed.version))

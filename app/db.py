@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
@@ -24,8 +25,8 @@ def storable(text: str) -> bool:
 
 
 def make_engine(url: str, pool: dict[str, Any] | None = None) -> AsyncEngine:
-    """``pool``: ``pool_size``, ``max_overflow``, ``pool_timeout`` (SQLAlchemy's defaults if
-    unset)."""
+    """``pool``: ``pool_size``, ``max_overflow``, ``pool_timeout``, ``pool_pre_ping``
+    (SQLAlchemy's defaults if unset)."""
     pool = pool or {}
     if url.startswith("sqlite"):
         if ":memory:" in url or url.rstrip("/").endswith(":"):
@@ -42,7 +43,7 @@ def make_engine(url: str, pool: dict[str, Any] | None = None) -> AsyncEngine:
             cur.close()
 
         return engine
-    return create_async_engine(url, pool_pre_ping=True, **pool)
+    return create_async_engine(url, **pool)
 
 
 class Database:
@@ -55,6 +56,8 @@ class Database:
         self.engine = make_engine(url, pool)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         self._write_lock = asyncio.Lock() if url.startswith("sqlite") else None
+        self.postgres = url.startswith("postgresql")
+        self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
 
     @asynccontextmanager
     async def session(self) -> AsyncIterator[AsyncSession]:
@@ -68,6 +71,12 @@ class Database:
             async with self.sessions() as session:
                 async with session.begin():
                     yield session
+
+    @asynccontextmanager
+    async def autocommit(self) -> AsyncIterator[AsyncConnection]:
+        """A connection where each statement is its own transaction (no BEGIN, no COMMIT)."""
+        async with self._autocommit.connect() as conn:
+            yield conn
 
     async def dispose(self) -> None:
         await self.engine.dispose()

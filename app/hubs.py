@@ -205,7 +205,7 @@ class GameHub:
             self.update(
                 dataclasses.replace(
                     self.snap, version=done.version, state=done.state, status=done.status,
-                    stand_ins=done.stand_ins, outcome=done.outcome,
+                    stand_ins=done.stand_ins, outcome=done.outcome, updated_at=done.updated_at,
                 )
             )
 
@@ -366,6 +366,11 @@ class Watchers:
         self._games: dict[str, GameHub] = {}
         self._lobbies: dict[str, LobbyHub] = {}
         self.sockets = 0
+
+    def snapshot(self, game_id: str) -> Snapshot | None:
+        """The game as this instance last knew it, if it has sockets on it."""
+        hub = self._games.get(game_id)
+        return hub.snap if hub is not None else None
 
     def count(self, game_id: str) -> int:
         hub = self._games.get(game_id)

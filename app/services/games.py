@@ -6,9 +6,10 @@ import hashlib
 import secrets
 import uuid
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import JSON, DateTime, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -92,6 +93,7 @@ class Snapshot:
     stand_ins: dict[int, str] = field(default_factory=dict)
     outcome: dict[str, Any] | None = None
     rematch_lobby_id: str | None = None
+    updated_at: datetime | None = None
 
     def seat_of(self, player_id: str | None) -> int | None:
         if player_id is None:
@@ -187,6 +189,7 @@ async def load_snapshot(
         stand_ins=stand_ins(row),
         outcome=row.outcome,
         rematch_lobby_id=row.rematch_lobby_id,
+        updated_at=row.updated_at,
     )
 
 
@@ -222,47 +225,88 @@ class Committed:
     status: str
     stand_ins: dict[int, str]
     outcome: dict[str, Any] | None
+    updated_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class _Stored:
+    """What a move is checked against: the game row as last read (or as a hub holds it)."""
+
+    kind: str
+    version: int
+    status: str
+    state: BaseState
+    stand_ins: dict[int, str]
+    updated_at: datetime | None
+
+
+def _check(stored: _Stored, seat: int, expect_version: int, stand_in: bool) -> None:
+    if stored.status == "aborted":
+        raise IllegalMove("The game was aborted.")
+    if not stand_in and stored.stand_ins.get(seat) == CONCEDED:
+        raise IllegalMove("You conceded this game: the bot plays your seat now.")
+    if stored.version != expect_version or (stand_in and seat not in stored.stand_ins):
+        raise StaleVersion(stored.version)
+
+
+def _apply(stored: _Stored, seat: int, move: Any) -> tuple[BaseState, dict, dict[str, Any]]:
+    """The new state, the move as recorded, and the game row's new values."""
+    game = get_game(stored.kind)
+    parsed = game.parse_move(move) if isinstance(move, dict) else move
+    state = play(game, stored.state, seat, parsed)
+    values: dict[str, Any] = {"state": game.dump(state), "version": stored.version + 1}
+    values["updated_at"] = now()
+    outcome = game.outcome(state)
+    if outcome is not None:
+        values |= {"status": "finished", "outcome": final_outcome(outcome, stored.stand_ins)}
+        values["finished_at"] = values["updated_at"]
+    return state, parsed.model_dump(mode="json"), values
+
+
+def _committed(stored: _Stored, state: BaseState, values: dict[str, Any]) -> Committed:
+    return Committed(
+        stored.kind,
+        values["version"],
+        state,
+        values.get("status", "active"),
+        stored.stand_ins,
+        values.get("outcome"),
+        values["updated_at"],
+    )
 
 
 async def commit_move(
     db: Database, game_id: str, seat: int, move: Any, expect_version: int, *,
-    stand_in: bool = False,
+    stand_in: bool = False, known: Snapshot | None = None,
 ) -> Committed:
     """Apply one move for ``seat`` in one transaction; returns the new version and state.
     ``stand_in``: the bot moves for the seat's person, which it may only while it stands in.
+    ``known``: the game as the caller holds it; at ``expect_version`` it saves reading it.
 
     Raises ``StaleVersion`` when ``expect_version`` is not the current version (or another
     writer won the race) and ``IllegalMove`` when the engine refuses the move; in both cases
     nothing is written.
     """
+    if db.postgres:
+        return await _commit_in_one_statement(
+            db, game_id, seat, move, expect_version, stand_in, known
+        )
     async with db.writing() as session:
         row = await session.get(Game, game_id, populate_existing=True)
         if row is None:
             raise Problem(404, "No such game.")
-        if row.status == "aborted":
-            raise IllegalMove("The game was aborted.")
-        standing = stand_ins(row)
-        if not stand_in and standing.get(seat) == CONCEDED:
-            raise IllegalMove("You conceded this game: the bot plays your seat now.")
-        if row.version != expect_version or (stand_in and seat not in standing):
-            raise StaleVersion(row.version)
-        game = get_game(row.kind)
-        parsed = game.parse_move(move) if isinstance(move, dict) else move
-        state = play(game, game.load(row.state), seat, parsed)
-        version = row.version + 1
-        record = parsed.model_dump(mode="json")
+        stored = _Stored(
+            row.kind, row.version, row.status, get_game(row.kind).load(row.state),
+            stand_ins(row), row.updated_at,
+        )
+        _check(stored, seat, expect_version, stand_in)
+        state, record, values = _apply(stored, seat, move)
+        version = values["version"]
         session.add(Move(game_id=game_id, seq=version, seat=seat, move=record))
         try:
             await session.flush()
         except IntegrityError:
             raise StaleVersion(version) from None
-        values: dict[str, Any] = {"state": game.dump(state), "version": version}
-        values["updated_at"] = now()
-        outcome = game.outcome(state)
-        status = "active" if outcome is None else "finished"
-        if outcome is not None:
-            values |= {"status": status, "outcome": final_outcome(outcome, standing)}
-            values["finished_at"] = now()
         result = await session.execute(
             update(Game)
             .where(Game.id == game_id, Game.version == row.version, Game.status == "active")
@@ -275,7 +319,115 @@ async def commit_move(
             if now_status == "aborted":
                 raise IllegalMove("The game was aborted.")
             raise StaleVersion(version)
-        return Committed(row.kind, version, state, status, standing, values.get("outcome"))
+        return _committed(stored, state, values)
+
+
+def _move_in_one_statement():
+    """Update the game where it is as read; insert the move if it was. Built once: building
+    the expression per move cost more than running it."""
+    stamp = DateTime(timezone=True)
+    moved = (
+        update(Game)
+        .where(
+            Game.id == bindparam("game_id"),
+            Game.version == bindparam("expect"),
+            Game.status == "active",
+            Game.updated_at == bindparam("read_at", type_=stamp),
+        )
+        .values(
+            state=bindparam("state", type_=JSON),
+            version=bindparam("version"),
+            updated_at=bindparam("updated_at", type_=stamp),
+            status=bindparam("status"),
+            outcome=bindparam("outcome", type_=JSON(none_as_null=True)),
+            finished_at=bindparam("finished_at", type_=stamp),
+        )
+        .returning(Game.id)
+        .cte("moved")
+    )
+    return (
+        insert(Move)
+        .from_select(
+            ["game_id", "seq", "seat", "move", "created_at"],
+            select(
+                moved.c.id,
+                bindparam("version"),
+                bindparam("seat"),
+                bindparam("move", type_=JSON),
+                bindparam("updated_at", type_=stamp),
+            ),
+        )
+        .returning(Move.seq)
+    )
+
+
+_MOVE_IN_ONE = _move_in_one_statement()
+
+
+async def _commit_in_one_statement(
+    db: Database, game_id: str, seat: int, move: Any, expect_version: int, stand_in: bool,
+    known: Snapshot | None,
+) -> Committed:
+    """PostgreSQL: one statement (so one transaction, without BEGIN and COMMIT round trips)
+    updates the game where it is still as read and inserts the move if it did.
+
+    The row "as read" is its version and ``updated_at``: every change to a game row that
+    bears on its moves (a move, an abort, a concession) sets ``updated_at``. With ``known`` at
+    ``expect_version`` the row is not even read: a move costs one round trip.
+    """
+    async with db.autocommit() as conn:
+        if known is not None and known.version == expect_version and known.updated_at:
+            stored = _Stored(
+                known.kind, known.version, known.status, known.state, known.stand_ins,
+                known.updated_at,
+            )
+        else:
+            row = (
+                await conn.execute(
+                    select(
+                        Game.kind, Game.version, Game.status, Game.state, Game.stand_ins,
+                        Game.updated_at,
+                    ).where(Game.id == game_id)
+                )
+            ).one_or_none() if storable(game_id) else None
+            if row is None:
+                raise Problem(404, "No such game.")
+            stored = _Stored(
+                row.kind, row.version, row.status, get_game(row.kind).load(row.state),
+                {int(k): v for k, v in (row.stand_ins or {}).items()}, row.updated_at,
+            )
+        _check(stored, seat, expect_version, stand_in)
+        state, record, values = _apply(stored, seat, move)
+        inserted = await conn.scalar(
+            _MOVE_IN_ONE,
+            {
+                "game_id": game_id,
+                "expect": expect_version,
+                "read_at": stored.updated_at,
+                "version": values["version"],
+                "state": values["state"],
+                "updated_at": values["updated_at"],
+                "status": values.get("status", "active"),
+                "outcome": values.get("outcome"),
+                "finished_at": values.get("finished_at"),
+                "seat": seat,
+                "move": record,
+            },
+        )
+        if inserted is None:
+            # Another writer won, or the game changed otherwise (aborted, a concession).
+            current = (
+                await conn.execute(select(Game.status, Game.version).where(Game.id == game_id))
+            ).one()
+            if current.status == "aborted":
+                raise IllegalMove("The game was aborted.")
+            if current.version == expect_version and known is not None:
+                # Only what the caller held was out of date: check against the row itself.
+                return await _commit_in_one_statement(
+                    db, game_id, seat, move, expect_version, stand_in, None
+                )
+            raise StaleVersion(current.version)
+        return _committed(stored, state, values)
 
 
 async def concede(db: Database, game_id: str, seat: int, players: int) -> int:

@@ -138,7 +138,7 @@ async def make_move(
     if seat is None:
         raise Problem(status.HTTP_403_FORBIDDEN, "You have no seat at this game.")
     try:
-        done = await ctx.move(game_id, seat, data.move, data.expect_version)
+        done = await ctx.move(game_id, seat, data.move, data.expect_version, known=snap)
     except IllegalMove as exc:
         raise Problem(422, exc.reason) from None
     after = dataclasses.replace(

@@ -1,0 +1,78 @@
+"""Committing a move against a copy of the game the caller holds (a hub's): a copy that is out
+of date never lets a move through that the stored game refuses."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from app.db import Database
+from app.services.errors import StaleVersion
+from app.services.games import commit_move, load_snapshot
+from engine.core import IllegalMove
+
+
+def held_copy(database_url: str, game_id: str):
+    async def load():
+        db = Database(database_url)
+        try:
+            async with db.session() as session:
+                return await load_snapshot(session, game_id)
+        finally:
+            await db.dispose()
+
+    return asyncio.run(load())
+
+
+def commit(database_url: str, game_id: str, seat: int, move: dict, version: int, known):
+    async def run():
+        db = Database(database_url)
+        try:
+            return await commit_move(db, game_id, seat, move, version, known=known)
+        finally:
+            await db.dispose()
+
+    return asyncio.run(run())
+
+
+def four_seats(live):
+    players = [live.guest(f"P{i}") for i in range(4)]
+    game_id = live.start_game(*players)
+    return players, game_id
+
+
+def test_a_move_after_a_concession_is_refused_whatever_the_copy_says(live, database_url):
+    players, game_id = four_seats(live)
+    copy = held_copy(database_url, game_id)
+    seat = copy.game.to_act(copy.state)[0]
+    move = live.state(players[seat], game_id)["view"]["legal_moves"][0]["move"]
+    r = players[seat].post(f"/api/games/{game_id}/concede")
+    assert r.status_code == 200, r.text
+    # Refused as conceded, or as stale once the bot standing in has moved for the seat.
+    with pytest.raises((IllegalMove, StaleVersion)) as refused:
+        commit(database_url, game_id, seat, move, copy.version, copy)
+    if refused.type is IllegalMove:
+        assert "conceded" in refused.value.reason
+
+
+def test_a_move_after_an_abort_is_refused_whatever_the_copy_says(live, database_url):
+    players, game_id = four_seats(live)
+    copy = held_copy(database_url, game_id)
+    seat = copy.game.to_act(copy.state)[0]
+    move = live.state(players[seat], game_id)["view"]["legal_moves"][0]["move"]
+    assert live.admin().post(f"/api/admin/games/{game_id}/abort").status_code == 200
+    with pytest.raises(IllegalMove, match="aborted"):
+        commit(database_url, game_id, seat, move, copy.version, copy)
+
+
+def test_a_copy_behind_the_game_gives_a_stale_version(live, database_url):
+    players, game_id = four_seats(live)
+    copy = held_copy(database_url, game_id)
+    seat = copy.game.to_act(copy.state)[0]
+    move = live.state(players[seat], game_id)["view"]["legal_moves"][0]["move"]
+    done = commit(database_url, game_id, seat, move, copy.version, copy)
+    assert done.version == copy.version + 1
+    with pytest.raises(StaleVersion):
+        commit(database_url, game_id, seat, move, copy.version, copy)
+    assert live.state(players[seat], game_id)["version"] == done.version
