@@ -395,12 +395,14 @@ async def load(args, bases: list[str], pids_of) -> dict:
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             )
         cpu_before = process_cpu(pids)
+        client_before = process_cpu([os.getpid()])
         stats.measuring = True
         started = time.perf_counter()
         await until(args.seconds, "measuring")
         stats.measuring = False
         elapsed = time.perf_counter() - started
         cpu = process_cpu(pids) - cpu_before
+        client_cpu = process_cpu([os.getpid()]) - client_before
         rss = process_rss(pids)
         sys.stderr.write("\n")
         if profiler is not None:
@@ -411,7 +413,10 @@ async def load(args, bases: list[str], pids_of) -> dict:
         await asyncio.gather(*tasks, return_exceptions=True)
         for client in http:
             await client.aclose()
-    return {"stats": stats, "elapsed": elapsed, "cpu": cpu, "rss": rss, "pids": len(pids)}
+    return {
+        "stats": stats, "elapsed": elapsed, "cpu": cpu, "client_cpu": client_cpu, "rss": rss,
+        "pids": len(pids), "load": os.getloadavg()[0],
+    }
 
 
 # --- baselines ---------------------------------------------------------------------------
@@ -546,6 +551,8 @@ def main() -> int:
     moves = max(stats.moves, 1)
     print(f"server CPU s / 1000 moves{result['cpu'] / moves * 1000:10.2f}")
     print(f"server memory (RSS)      {result['rss'] / 2**20:10.0f} MiB")
+    client = result["client_cpu"] / result["elapsed"]
+    print(f"load client CPU          {client:10.0%} of a core; machine load {result['load']:.1f}")
     if baselines:
         tps, echo = baselines["pgbench"], baselines["echo"]
         print(f"pgbench -N tps           {tps:10,.0f}   moves/s ratio {rate / tps:.3f}")
