@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, nullcontext
 from typing import Any
@@ -24,6 +25,14 @@ def storable(text: str) -> bool:
     return "\x00" not in text and not any("\ud800" <= c <= "\udfff" for c in text)
 
 
+class RawJSON(str):
+    """JSON text already encoded (a game state, by pydantic): stored as it is."""
+
+
+def _to_json(value: Any) -> str:
+    return value if isinstance(value, RawJSON) else json.dumps(value)
+
+
 def make_engine(url: str, pool: dict[str, Any] | None = None) -> AsyncEngine:
     """``pool``: ``pool_size``, ``max_overflow``, ``pool_timeout``, ``pool_pre_ping``
     (SQLAlchemy's defaults if unset)."""
@@ -31,7 +40,9 @@ def make_engine(url: str, pool: dict[str, Any] | None = None) -> AsyncEngine:
     if url.startswith("sqlite"):
         if ":memory:" in url or url.rstrip("/").endswith(":"):
             pool = {}
-        engine = create_async_engine(url, connect_args={"timeout": 30}, **pool)
+        engine = create_async_engine(
+            url, connect_args={"timeout": 30}, json_serializer=_to_json, **pool
+        )
 
         @event.listens_for(engine.sync_engine, "connect")
         def _sqlite_pragmas(dbapi_conn, _record):
@@ -43,7 +54,7 @@ def make_engine(url: str, pool: dict[str, Any] | None = None) -> AsyncEngine:
             cur.close()
 
         return engine
-    return create_async_engine(url, **pool)
+    return create_async_engine(url, json_serializer=_to_json, **pool)
 
 
 class Database:

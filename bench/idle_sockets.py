@@ -27,6 +27,7 @@ from websockets.asyncio.client import connect
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from app.limits import UNLIMITED  # noqa: E402
 from app.migrate import upgrade  # noqa: E402
 from bench.load import free_port, process_rss  # noqa: E402
 
@@ -108,8 +109,10 @@ def main() -> int:
         url = f"sqlite+aiosqlite:///{tmp}/bench.db"
         upgrade(url)
         port = free_port()
-        env = os.environ | {"DATABASE_URL": url, "BOT_DELAY": "0", "ADMIN_TOKEN": "",
-                            "WS_MAX_PER_GAME": str(args.sockets)}
+        env = os.environ | UNLIMITED | {
+            "DATABASE_URL": url, "BOT_DELAY": "0", "ADMIN_TOKEN": "",
+            "WS_MAX_PER_GAME": str(args.sockets),
+        }
         server = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "app.main:app", "--port", str(port)]
             + ["--log-level", "warning", "--ws-per-message-deflate", "false"]

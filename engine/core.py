@@ -156,6 +156,10 @@ class Game(ABC, Generic[S, M]):
     def dump(self, state: S) -> dict:
         return state.model_dump(mode="json")
 
+    def dump_json(self, state: S) -> str:
+        """``dump`` as JSON text, several times faster than encoding ``dump``'s dict."""
+        return state.model_dump_json()
+
 
 def _first_error(exc: ValidationError) -> str:
     err = exc.errors()[0]

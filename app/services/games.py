@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import names
-from app.db import Database, storable
+from app.db import Database, RawJSON, storable
 from app.models import Game, Lobby, Move, Player, Seat, now
 from app.services.errors import Problem, StaleVersion
 from engine.core import BaseState, IllegalMove, Outcome, full_view, play
@@ -254,7 +254,10 @@ def _apply(stored: _Stored, seat: int, move: Any) -> tuple[BaseState, dict, dict
     game = get_game(stored.kind)
     parsed = game.parse_move(move) if isinstance(move, dict) else move
     state = play(game, stored.state, seat, parsed)
-    values: dict[str, Any] = {"state": game.dump(state), "version": stored.version + 1}
+    values: dict[str, Any] = {
+        "state": RawJSON(game.dump_json(state)),
+        "version": stored.version + 1,
+    }
     values["updated_at"] = now()
     outcome = game.outcome(state)
     if outcome is not None:
