@@ -97,7 +97,7 @@ function tile(card, extra = "") {
 // A coin: its value when this page may know it, otherwise a blank face-down disc. A face-down
 // coin of your own shows its value to you, drawn dashed.
 function coin(seat, value, { hidden = false, down = false, testid = null } = {}) {
-  if (hidden) return h("span", { class: `coin down seat-${seat}`, "data-testid": testid || "hidden-coin", "aria-label": "face-down coin" });
+  if (hidden) return h("span", { class: `coin down seat-${seat}`, "data-testid": testid || "hidden-coin", role: "img", "aria-label": "face-down coin" });
   return h("span", { class: `coin seat-${seat}${down ? " own-down" : ""}`, "data-testid": testid, title: down ? "face down: only you see it" : null }, value);
 }
 
@@ -174,7 +174,7 @@ function nextSection(view, ctx, of) {
     view.next_round.length ? h("div", { class: "next-cards" }, view.next_round.map((card) => {
       const el = tile(card);
       const entry = picks.get(card.id);
-      if (entry) ctx.moveControl(el, entry).setAttribute("aria-label", entry.label);
+      if (entry) ctx.moveControl(el, entry);
       return el;
     })) : h("p", { class: "muted small" }, "No next-round cards."),
     h("p", { class: "muted small" }, picker && view.phase === "pick"
@@ -254,7 +254,7 @@ function seatPanel(view, seat, ctx, of, size) {
       if (entry) {
         cell.classList.add("target");
         cell.append(tile(ghost, "ghost"));
-        ctx.moveControl(cell, entry).setAttribute("aria-label", entry.label);
+        ctx.moveControl(cell, entry);
       }
       return cell;
     })));

@@ -29,10 +29,10 @@ export function cardFace(card, { count = null, testid = "card", note = null } = 
   h("p", { class: "cf-text" }, card.short || card.text || ""),
   h("footer", { class: "cf-foot" },
     card.cost == null
-      ? h("span", { class: "cf-cost none", "aria-label": "not for sale" }, "")
-      : h("span", { class: "cf-cost", "data-testid": "card-cost", "aria-label": cost }, svgIcon(BOLT), card.cost),
+      ? h("span", { class: "cf-cost none", role: "img", "aria-label": "not for sale" }, "")
+      : h("span", { class: "cf-cost", "data-testid": "card-cost", role: "img", "aria-label": cost }, svgIcon(BOLT), card.cost),
     h("span", { class: "cf-group" }, card.group || ""),
-    h("span", { class: `cf-points${card.points ? "" : " zero"}`, "data-testid": "card-points", "aria-label": points },
+    h("span", { class: `cf-points${card.points ? "" : " zero"}`, "data-testid": "card-points", role: "img", "aria-label": points },
       svgIcon(STAR), card.points ?? 0)),
   note ? h("span", { class: "cf-note" }, note) : null);
 }

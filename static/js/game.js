@@ -15,6 +15,7 @@ export function gamePage(root, gameId) {
   let view = null;
   let version = null;
   let pending = null; // ref of the move in flight
+  let movedFrom = null; // the version our last move was made at: focus moves on once it is past
   let flash = "";
   let connection = "connecting";
   let refs = 0;
@@ -44,6 +45,7 @@ export function gamePage(root, gameId) {
   const send = (move) => {
     if (pending || !view) return;
     const ref = `m${++refs}`;
+    movedFrom = version;
     if (!socket.send({ type: "move", move, expect_version: version, ref })) {
       flash = "Not connected right now; try again in a moment.";
     } else {
@@ -60,6 +62,7 @@ export function gamePage(root, gameId) {
     const kind = view.table?.kind || view.game;
     renderers[kind] ??= loadRenderer(kind);
     const renderer = await renderers[kind];
+    const focused = document.activeElement?.dataset?.moveKey;
     const yourTurn = !view.outcome && view.to_act.includes(view.you);
     document.title = `${yourTurn ? "● Your turn · " : ""}${view.table?.title || kind} · Campground`;
     setFavicon(yourTurn);
@@ -73,13 +76,18 @@ export function gamePage(root, gameId) {
     const control = (el, entry) => {
       handled.add(entry);
       el.dataset.testid = "move";
+      el.dataset.moveKey = JSON.stringify(entry.move);
       el.classList.add("legal");
       if (pending) el.setAttribute("aria-disabled", "true");
       if (el instanceof HTMLButtonElement) el.disabled = Boolean(pending);
       else {
         el.tabIndex = 0;
         el.setAttribute("role", "button");
-        el.setAttribute("aria-label", entry.label);
+        // The move's label is the control's name; what the element shows stays part of it.
+        if (el.textContent.trim()) {
+          el.removeAttribute("aria-label");
+          el.append(h("span", { class: "sr-only" }, ` ${entry.label}`));
+        } else el.setAttribute("aria-label", entry.label);
         el.title ||= entry.label;
         el.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); send(entry.move); } });
       }
@@ -116,6 +124,21 @@ export function gamePage(root, gameId) {
     const logText = renderer?.logText ? (event) => renderer.logText(event, ctx) : (event) => event.text;
     fill(parts.log, logBox(view.log || [], seatName, logText));
     drawHead(logText);
+    keepFocus(focused);
+  };
+
+  // Every drawing replaces the table: a focused move control gets focus back in the new one;
+  // after your own move (once it is in the view) focus goes to your next move, or to the turn
+  // line when you have none.
+  const keepFocus = (focused) => {
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (!lost) return;
+    const again = focused && [...root.querySelectorAll("[data-move-key]")].find((el) => el.dataset.moveKey === focused);
+    if (again) return again.focus();
+    if (movedFrom === null || pending || version <= movedFrom) return;
+    movedFrom = null;
+    const next = root.querySelector('[data-testid="move"]:not([aria-disabled="true"]):not([disabled])');
+    (next || parts.head.querySelector('[data-testid="turn"]'))?.focus();
   };
 
   const drawHead = (logText = (event) => event.text) => {
@@ -134,7 +157,7 @@ export function gamePage(root, gameId) {
       view ? seatsStrip(view, seatName) : null,
       // The turn line is read out by screen readers whenever it changes.
       h("p", { class: view?.to_act.includes(view.you) && !view.outcome ? "turn yours" : "turn", "data-testid": "turn",
-        "aria-live": "polite" }, status, status && pending ? " · sending…" : ""),
+        "aria-live": "polite", tabindex: "-1" }, status, status && pending ? " · sending…" : ""),
       latest ? h("p", { class: "last-move small", "data-testid": "last-move" },
         h("span", { class: "muted" }, "Last: "), logText(latest)) : null,
       flash ? h("p", { class: "error", role: "alert", "data-testid": "flash" }, flash) : null,
@@ -205,7 +228,7 @@ function seatsStrip(view, seatName) {
     const acting = !view.outcome && view.to_act.includes(s.seat);
     const winner = view.outcome?.winners.includes(s.seat);
     return h("li", { class: ["chip", acting && "acting", s.seat === view.you && "you", winner && "winner"].filter(Boolean).join(" ") },
-      acting ? h("span", { class: "dot", "aria-label": "to act" }) : null,
+      acting ? h("span", { class: "dot", role: "img", "aria-label": "to act" }) : null,
       h("span", { class: "badge" }, s.seat + 1),
       seatName(s.seat),
       s.bot ? h("span", { class: "chip-icon", title: `bot (${s.bot})` }, svgIcon(ICONS.bot, { label: "bot" })) : null,
@@ -255,5 +278,5 @@ function logBox(log, seatName, logText) {
     logText(event))).reverse();
   return h("section", { class: "log card" },
     h("h2", {}, "What happened"),
-    items.length ? h("ol", { "data-testid": "log", reversed: true }, items) : h("p", { class: "muted" }, "Nothing yet."));
+    items.length ? h("ol", { "data-testid": "log", reversed: true, tabindex: "0", "aria-label": "What happened, newest first" }, items) : h("p", { class: "muted" }, "Nothing yet."));
 }
