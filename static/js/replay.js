@@ -56,8 +56,10 @@ export function replayBox(gameId, last, renderer, seatName) {
     }
   }
 
-  const box = h("section", { class: "replay card", "data-testid": "replay" },
-    h("h2", {}, "Replay"),
+  // Closed until asked for: the replay draws a second table, which would double the page.
+  const box = h("details", { class: "replay card", "data-testid": "replay",
+    ontoggle: () => { if (box.open && shown < 0) show(last); } },
+    h("summary", { "data-testid": "replay-open" }, h("h2", {}, "Replay the game")),
     h("div", { class: "replay-controls" },
       step("First", "replay-first", () => 0),
       step("Back", "replay-back", () => at - 1),
@@ -67,6 +69,5 @@ export function replayBox(gameId, last, renderer, seatName) {
       where),
     slider,
     table);
-  show(last);
   return box;
 }
