@@ -48,8 +48,8 @@ export function render(root, view, ctx) {
     view.outcome ? scoring(view, ctx) : ask,
     h("div", { class: "sc-layout" },
       board,
-      h("div", { class: "sc-col sc-main" }, mine, played),
-      h("div", { class: "sc-col sc-side" }, display, seats))));
+      h("div", { class: "sc-col sc-main" }, mine, played, seats),
+      h("div", { class: "sc-col sc-side" }, display))));
 }
 
 // The engine's log names seats by colour; show who sits there too.
@@ -244,17 +244,23 @@ function scoring(view, ctx) {
   const headline = winners.length > 1
     ? `${winners.map((s) => who(s, view, ctx)).join(" and ")} share the win`
     : `${who(winners[0], view, ctx)} ${winners[0] === view.you ? "win" : "wins"} with ${rows[winners[0]].total} points${tieBroken ? ", on snack bar tokens" : ""}`;
-  const row = (label, values, attrs = {}) => h("tr", attrs, h("th", { scope: "row" }, label), values.map((v) => h("td", {}, v)));
+  const badgeNames = (r) => r.badges.map((b) => `${BADGE_NAMES[b.kind] || PACK_NAMES[b.kind]} ${b.points}`).join(" · ");
+  // One row per player (so four players still fit a phone), their badges on a line below.
   return h("section", { class: "sc-panel sc-scoring", "data-testid": "breakdown" },
     h("h2", { "data-testid": "sc-winner" }, headline),
-    h("div", { class: "sc-table-wrap" }, h("table", {},
-      h("thead", {}, h("tr", {}, h("th", {}, ""), seats.map((s) => h("th", { scope: "col" }, dot(s), " ", ctx.seatName(s))))),
-      h("tbody", {},
-        row("Merit badges", rows.map((r) => [h("strong", {}, r.badge_points),
-          r.badges.length ? h("span", { class: "muted small sc-badge-points" }, ` (${r.badges.map((b) => b.points).join(" + ")})`) : null]),
-        { "data-testid": "badge-points" }),
-        row("Cards", rows.map((r) => r.card_points), { "data-testid": "card-points" }),
-        row("Lake", rows.map((r) => r.lake_points), { "data-testid": "lake-points" }),
-        row("Snack bar tokens (tie-break)", rows.map((r) => r.snack_tokens), { class: "tie-row" })),
-      h("tfoot", {}, row("Total", rows.map((r) => h("strong", { "data-testid": "total" }, r.total)), { class: "total" })))));
+    h("table", {},
+      h("thead", {}, h("tr", {},
+        h("th", { scope: "col" }, "Camper"), h("th", { scope: "col" }, "Badges"), h("th", { scope: "col" }, "Cards"),
+        h("th", { scope: "col" }, "Lake"), h("th", { scope: "col", title: "snack bar tokens: the tie-break" }, "Snacks"),
+        h("th", { scope: "col" }, "Total"))),
+      rows.map((r) => h("tbody", { class: winners.includes(r.seat) ? "winner" : "", "data-testid": "score-row" },
+        h("tr", {},
+          h("th", { scope: "row" }, h("span", { class: "sc-who" }, dot(r.seat), h("span", {}, who(r.seat, view, ctx)))),
+          h("td", { "data-testid": "badge-points" }, r.badge_points),
+          h("td", { "data-testid": "card-points" }, r.card_points),
+          h("td", { "data-testid": "lake-points" }, r.lake_points),
+          h("td", { class: "tie" }, r.snack_tokens),
+          h("td", { class: "total" }, h("strong", { "data-testid": "total" }, r.total))),
+        h("tr", { class: "sc-badge-line" }, h("td", { colspan: 6 }, r.badges.length ? badgeNames(r) : "no merit badges"))))),
+    h("p", { class: "muted small" }, "Score: merit badges + the points on every card a camper owns + lake points for pawns short of the final bridge. A tie goes to the most snack bar tokens."));
 }

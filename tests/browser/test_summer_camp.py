@@ -184,10 +184,9 @@ def test_whole_game_against_the_bot(new_page):
     expect(breakdown).to_be_visible()
     totals = [int(t) for t in breakdown.get_by_test_id("total").all_inner_texts()]
     assert totals == outcome["scores"]
-    parts = [
-        [int(cell.split()[0]) for cell in breakdown.get_by_test_id(row).locator("td").all_inner_texts()]
-        for row in ("badge-points", "card-points", "lake-points")
-    ]
+    expect(breakdown.get_by_test_id("score-row")).to_have_count(2)
+    parts = [[int(cell) for cell in breakdown.get_by_test_id(column).all_inner_texts()]
+             for column in ("badge-points", "card-points", "lake-points")]
     assert [sum(seat) for seat in zip(*parts)] == totals
     headline = breakdown.get_by_test_id("sc-winner").inner_text()
     assert ("You" in headline) == (0 in outcome["winners"]), headline
