@@ -56,6 +56,20 @@ def check_views(s: SummerCampState, seed: int) -> None:
             assert other["discard"] is None or other["seat"] == viewer
 
 
+REVEALS = ("is added to the display.", " pile onto their discard pile.")
+
+
+def check_log(s: SummerCampState, nxt: SummerCampState, seat: int, move: dict,
+              seed: int) -> None:
+    """The log lines of a move are the same whatever the hidden cards were (the mover's draw
+    pile, the others' hands): only cards turned face up from an activity pile are named."""
+    twin = play(GAME, hidden_changed(s, seat), seat, move)
+
+    def said(state: SummerCampState) -> list[str]:
+        return [e.text for e in state.log[len(s.log):] if not e.text.endswith(REVEALS)]
+    assert said(twin) == said(nxt), f"seed {seed}: the log names a hidden card"
+
+
 def random_options(rng: random.Random) -> dict:
     return {"packs": rng.sample(list(PACKS), 3)}
 
@@ -74,12 +88,14 @@ def test_random_games_finish_and_keep_every_invariant(block):
             seat = rng.choice(GAME.to_act(s))
             legal = GAME.legal_moves(s, seat)
             assert legal, f"seed {seed}: seat {seat} must act but has no move"
+            move = rng.choice(legal).model_dump()
             if steps % VIEW_EVERY == 0:
                 check_views(s, seed)
                 before = s.clone()
-            nxt = play(GAME, s, seat, rng.choice(legal).model_dump())
+            nxt = play(GAME, s, seat, move)
             if steps % VIEW_EVERY == 0:
                 assert s == before, f"seed {seed}: a move changed the state it was given"
+                check_log(s, nxt, seat, move, seed)
             s = nxt
             assert all_cards(s) == cards, f"seed {seed} step {steps}: a card went astray"
             steps += 1
