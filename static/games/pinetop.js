@@ -122,6 +122,8 @@ function winnerBox(view, ctx) {
   return h("section", { class: "pt-prompt pt-won", "data-testid": "pt-winner" },
     h("div", { class: "pt-won-head" }, animalIcon("badger"),
       h("p", { class: "pt-ask" }, `${who(view, ctx, seat)} ${seat === view.you ? "reach" : "reaches"} Badger and ${seat === view.you ? "win" : "wins"} the game!`)),
+    d.ranks ? h("p", { class: "small", "data-testid": "final-ranks" }, "Final ranks: ",
+      d.ranks.map((rank, s) => `${s ? ", " : ""}${ctx.seatName(s)} ${rank}`), ".") : null,
     d.turns ? h("p", { class: "small muted" }, `After ${plural(d.turns, "turn")}.`) : null);
 }
 
@@ -229,7 +231,8 @@ function edgePatch(card, edge, moves, ctx) {
 const ARROW_TURN = { north: 90, east: 180, south: 270, west: 0 };
 function arrowIcon(edge) {
   const span = h("span", { class: "pt-arrow-icon", "aria-hidden": "true" });
-  span.innerHTML = `<svg viewBox="0 0 12 12" style="transform:rotate(${ARROW_TURN[edge]}deg)"><path d="M2 6h7M6 2.5 9.5 6 6 9.5" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round"/></svg>`;
+  // A transform attribute, not a style: the page's CSP refuses inline styles.
+  span.innerHTML = `<svg viewBox="0 0 12 12"><g transform="rotate(${ARROW_TURN[edge]} 6 6)"><path d="M2 6h7M6 2.5 9.5 6 6 9.5" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round"/></g></svg>`;
   return span;
 }
 
