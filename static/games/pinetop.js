@@ -132,9 +132,10 @@ function winnerBox(view, ctx) {
 function mapSection(view, ctx, of) {
   const { cols, rows } = view.grid;
   // A move onto a card sits on the edge it crosses: the patch there (move and gain it) or an
-  // arrow (just move); placements sit on the card itself.
-  const edgeMoves = new Map(); // `${to}:${edge}` -> {gain, plain}
-  // Direct moves first: a tower detour over the same edge is left to the bar.
+  // arrow (just move); placements sit on the card itself. A detour by the Observation Tower's
+  // free step crosses the edge from the space beside it: when a direct move already sits there,
+  // the detour gets a small tower button of its own on that edge.
+  const edgeMoves = new Map(); // `${to}:${edge}` -> {gain, plain, towerGain, towerPlain}
   const travels = [...of("move"), ...of("step")].sort((a, b) => Number(Boolean(a.move.tower)) - Number(Boolean(b.move.tower)));
   for (const e of travels) {
     const from = e.move.tower ? toward(cols, e.move.start, view.tower) : e.move.start;
@@ -142,6 +143,7 @@ function mapSection(view, ctx, of) {
     const slot = edgeMoves.get(key) || {};
     const kind = e.move.patch ? "gain" : "plain";
     if (!slot[kind]) slot[kind] = e;
+    else if (e.move.tower && !slot[`tower_${kind}`]) slot[`tower_${kind}`] = e;
     edgeMoves.set(key, slot);
   }
   const places = new Map(of("place").map((e) => [e.move.to, e]));
@@ -223,6 +225,12 @@ function edgePatch(card, edge, moves, ctx) {
     const arrow = h("span", { class: `pt-arrow from-${edge}` }, arrowIcon(edge));
     ctx.moveControl(arrow, moves.plain);
     wrap.append(arrow);
+  }
+  for (const kind of ["tower_gain", "tower_plain"]) {
+    if (!moves?.[kind]) continue;
+    const detour = h("span", { class: `pt-arrow pt-detour ${kind}` }, towerIcon());
+    ctx.moveControl(detour, moves[kind]);
+    wrap.append(detour);
   }
   return wrap;
 }

@@ -51,7 +51,7 @@ def no_overflow(page: Page) -> None:
 
 def check_table(page: Page) -> None:
     """Only your own hand is on the page, and it matches your public hand count; nothing but
-    the tower's detour is left to the frame's bar."""
+    a second tower detour over one edge is left to the frame's bar."""
     snap = page.evaluate(SNAPSHOT)
     if snap["over"]:
         return
@@ -127,8 +127,10 @@ def test_whole_game_against_the_bot(new_page):
         if not click_a_move(page, rng, clicked):
             page.wait_for_timeout(30)
 
-    for kind in ("place", "draw_deck", "hand"):
-        assert clicked.get(kind, 0) > 0, clicked
+    # The clicks are random, so each of these counts kinds of control that do the same job.
+    assert clicked.get("place", 0) > 0, clicked
+    assert clicked.get("hand", 0) > 0, clicked
+    assert clicked.get("draw_deck", 0) + clicked.get("take", 0) > 0, clicked
     assert clicked.get("gain", 0) + clicked.get("walk", 0) > 0, clicked
     expect(page.locator(LIVE_MOVES)).to_have_count(0)
 
