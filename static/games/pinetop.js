@@ -2,7 +2,7 @@
 // cards, the supply area, your hand, every player's rank, patches and hand count.
 // Every control comes from view.legal_moves; moves not placed here fall to the frame's bar.
 // The view (engine/pinetop/view.py) names components by id; the catalog holds what they show.
-import { h } from "/static/js/dom.js";
+import { fill, h } from "/static/js/dom.js";
 import {
   animalIcon, camperIcon, friendshipIcon, patchShape, suitIcon, tentIcon, towerIcon, weatherIcon, wildlifeIcon,
 } from "./pinetop-art.js";
@@ -161,9 +161,42 @@ function mapSection(view, ctx, of) {
       return el;
     }),
     ring ? weatherToken(view) : null);
+  const details = h("div", { class: "pt-card-details", "data-testid": "card-details", "aria-live": "polite" });
+  grid.addEventListener("click", (e) => {
+    const el = e.target.closest(".pt-card:not(.legal)");
+    if (!el) return;
+    const pos = Number(el.dataset.pos);
+    shownCard = shownCard === pos ? null : pos;
+    fill(details, cardDetails(view, ctx));
+  });
+  fill(details, cardDetails(view, ctx));
   return h("section", { class: "pt-map pt-panel" },
-    h("h2", {}, "The map ", h("span", { class: "muted small" }, `${cols} × ${rows}`)),
-    grid);
+    h("h2", {}, "The map ", h("span", { class: "muted small" }, `${cols} × ${rows} · tap a card for its patches`)),
+    grid,
+    details);
+}
+
+// The map card whose details are open. The one piece of state kept between draws: a tap opens
+// them, and they stay open while the game moves on (every change redraws the table).
+let shownCard = null;
+
+// A card in full: its patches with their powers, basic and advanced, its cost and who is there.
+function cardDetails(view, ctx) {
+  const cell = view.map[shownCard];
+  if (!cell) return null;
+  const card = MAP.get(cell.card);
+  return h("div", { class: `pt-details tent-${card.colour}` },
+    h("div", { class: "pt-details-head" }, tentIcon(card.colour),
+      h("strong", {}, card.name), h("span", { class: "muted small" }, ` ${card.colour} tent · cost `),
+      requirementIcons(card.cost),
+      h("button", { type: "button", class: "quiet pt-details-close", onclick: (e) => { shownCard = null; fill(e.target.closest(".pt-card-details")); } }, "Close")),
+    h("ul", {}, EDGES.map((edge) => {
+      const patch = PATCH.get(card.edges[edge]);
+      return h("li", {}, patchShape(patch.colour), h("span", {},
+        h("strong", {}, `${patch.name}`), ` (${edge} edge): ${patch.basic} `, h("em", {}, `Advanced: ${patch.advanced}`)));
+    })),
+    cell.campers.length ? h("p", { class: "small" }, "Campers here: ",
+      cell.campers.map((s, i) => `${i ? ", " : ""}${ctx.seatName(s)}`), ".") : null);
 }
 
 // The edge of `to` (0 north, 1 east, 2 south, 3 west) a camper crosses coming from `from`.

@@ -147,6 +147,14 @@ def test_whole_game_against_the_bot(new_page):
     expect(loser.get_by_test_id("rank")).not_to_have_text("Badger")
     no_overflow(page)
 
+    # A tap on a map card opens its details: its four patches with their powers.
+    first = table.locator(".pt-card").first
+    first.click(position={"x": 30, "y": 40})
+    details = table.get_by_test_id("card-details")
+    expect(details).to_contain_text(first.get_attribute("data-name"))
+    expect(details.locator("li")).to_have_count(4)
+    no_overflow(page)
+
     # On a desktop the map and the mastery cards stand side by side.
     page.set_viewport_size({"width": 1280, "height": 900})
     board = table.locator(".pt-map").bounding_box()
