@@ -161,7 +161,7 @@ export function boardSvg(board, shape) {
       ? { x: p * 116 + 2, y: 60, w: 112, h: 52 + n * 24 }
       : { x: 4, y: 76 + p * 84, w: width - 8, h: 80 };
     out.push(`<g class="sc-path${target ? " target" : ""}" data-path="${p}">`);
-    out.push(`<rect class="sc-path-band" x="${band.x}" y="${band.y}" width="${band.w}" height="${band.h}" rx="12" style="--pack:${colour}"/>`);
+    out.push(`<rect class="sc-path-band" x="${band.x}" y="${band.y}" width="${band.w}" height="${band.h}" rx="12" stroke="${colour}"/>`);
     // Name and the activity badges at the path's end.
     const badges = path.badges || [];
     if (tall) {

@@ -117,6 +117,8 @@ def click_a_move(page: Page, rng: random.Random, clicked: Counter, spend: bool) 
 
 def test_whole_game_against_the_bot(new_page):
     page = new_page("/", width=PHONE, height=800)
+    refused: list[str] = []  # what the page's Content-Security-Policy blocked (inline styles...)
+    page.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
     page.locator("#player-name-input").fill("Ana")
     page.locator("#player-name-input").press("Enter")
     expect(page.get_by_test_id("player-name")).to_have_text("Ana")
@@ -176,6 +178,7 @@ def test_whole_game_against_the_bot(new_page):
     for kind in ("play", "energy", "buy", "end_turn"):
         assert clicked[kind] > 0, clicked
     expect(page.locator(LIVE_MOVES)).to_have_count(0)
+    assert refused == [], refused
 
     # The final scoring: each player's badges, card points and lake points add up to the
     # score the outcome gives, seat by seat.
