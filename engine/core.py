@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
+from functools import cached_property
 from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
@@ -66,6 +67,12 @@ class Event(BaseModel):
 
     text: str
     seat: int | None = None
+
+    @cached_property
+    def public(self) -> dict:
+        """The entry as views show it, built once: every later view shares it (views are
+        read, never changed), which keeps a view's cost from growing with the log."""
+        return {"text": self.text, "seat": self.seat}
 
 
 class BaseState(BaseModel):
@@ -185,10 +192,14 @@ def play(game: Game[S, M], state: S, seat: int, move: M | dict) -> S:
     return game.apply(state, seat, move)
 
 
-def full_view(game: Game[S, M], state: S, seat: int | None) -> dict:
-    """Everything that leaves the engine for a seat goes through here: one projection."""
+def full_view(game: Game[S, M], state: S, seat: int | None, legal: list | None = None) -> dict:
+    """Everything that leaves the engine for a seat goes through here: one projection.
+    ``legal``: the seat's legal moves, when the caller has them already."""
     outcome = game.outcome(state)
-    legal = game.legal_moves(state, seat) if seat is not None and outcome is None else []
+    if seat is None or outcome is not None:
+        legal = []
+    elif legal is None:
+        legal = game.legal_moves(state, seat)
     return {
         "game": game.id,
         "players": state.players,
@@ -198,7 +209,7 @@ def full_view(game: Game[S, M], state: S, seat: int | None) -> dict:
             {"move": m.model_dump(mode="json"), "label": game.describe(state, seat, m)}
             for m in legal
         ],
-        "log": [{"text": e.text, "seat": e.seat} for e in state.log],
+        "log": [e.public for e in state.log],
         "outcome": outcome.model_dump(mode="json") if outcome else None,
         **game.view(state, seat),
     }

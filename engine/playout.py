@@ -33,7 +33,7 @@ def play_out(
             raise RuntimeError(f"{game.id} seed {seed} did not finish in {max_steps} steps")
         seat = game.to_act(state)[0]
         legal = game.legal_moves(state, seat)
-        view = full_view(game, state, seat)
+        view = full_view(game, state, seat, legal)
         move = game.bots[bots[seat]](view, legal, rng)
         state = play(game, state, seat, move)
         steps += 1
