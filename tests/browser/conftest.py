@@ -62,7 +62,10 @@ def server_url(tmp_path_factory) -> str:
     migration.submit(upgrade, url).result()
     migration.shutdown()
     port = _free_port()
-    env = {**os.environ, "DATABASE_URL": url, "BOT_DELAY": "0", "PUBLIC_URL": f"http://127.0.0.1:{port}"}
+    env = {**os.environ, "DATABASE_URL": url, "BOT_DELAY": "0", "PUBLIC_URL": f"http://127.0.0.1:{port}",
+           # Every page comes from 127.0.0.1: allow far more than one person needs.
+           "RATE_PLAYERS": "10000/60", "RATE_SOCKETS": "10000/60", "RATE_MOVES": "10000/60",
+           "RATE_LOBBIES": "10000/60", "RATE_JOINS": "10000/60", "MAX_SOCKETS_PER_ADDRESS": "100000"}
     log = open(work / "server.log", "wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port)],
@@ -109,7 +112,8 @@ def browser():
 def new_page(browser, server_url):
     """``new_page(path="/", width=..., height=...)``: a page in a fresh context (a new player).
 
-    Uncaught JavaScript errors on any page fail the test at teardown.
+    Uncaught JavaScript errors and anything the Content-Security-Policy blocks, on any page,
+    fail the test at teardown.
     """
     contexts = []
     errors: list[str] = []
@@ -120,6 +124,13 @@ def new_page(browser, server_url):
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
+        # The browser's own CSP reports do not reach the console events: the page reports them.
+        page.add_init_script(
+            "document.addEventListener('securitypolicyviolation', (e) => console.error("
+            "`CSP violation: ${e.violatedDirective} ${e.blockedURI}`))"
+        )
+        page.on("console", lambda message: errors.append(f"{page.url}: {message.text}")
+                if message.text.startswith("CSP violation") else None)
         page.goto(path)
         return page
 
