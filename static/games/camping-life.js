@@ -149,14 +149,14 @@ function prompt(view, ctx, toPlace, choose) {
 
 function rowSection(view, ctx, of) {
   const bids = of("bid_card");
-  const cards = view.row.map(({ card, bids: stack }) => {
+  const cards = view.row.map(({ card, bids: stack }, i) => {
     const mineHere = bids.filter((e) => e.move.card === card.id);
     return h("div", { class: `row-card${mineHere.length ? " biddable" : ""}`, "data-testid": "row-card" },
       tile(card),
-      h("div", { class: "stack", "aria-label": "coins on this card" },
+      ctx.mark(h("div", { class: "stack", "aria-label": "coins on this card" },
         stack.length
           ? stack.map((b) => coin(b.seat, b.coin, { hidden: b.coin == null, down: true }))
-          : h("span", { class: "muted small" }, "no coins")),
+          : h("span", { class: "muted small" }, "no coins")), "row", i, "bids"),
       mineHere.length ? h("div", { class: "bid-coins" },
         mineHere.map((e) => coinButton(ctx, e, view.you))) : null);
   });
@@ -185,7 +185,7 @@ function nextSection(view, ctx, of) {
 function revealSection(view, ctx, heading, where) {
   const last = view.last_round;
   if (!last) return null;
-  return h("section", { class: `${where} cl-turnover cl-panel`, "data-testid": "reveal" },
+  return ctx.mark(h("section", { class: `${where} cl-turnover cl-panel`, "data-testid": "reveal" },
     h("h2", {}, heading),
     h("p", { class: "small" }, tableNote(last, ctx, view)),
     h("ul", {}, last.cards.map((r) => h("li", {},
@@ -193,7 +193,7 @@ function revealSection(view, ctx, heading, where) {
       h("span", { class: "reveal-bids" }, r.bids.length
         ? r.bids.map((b) => h("span", { class: "bid" }, b.coins.map((c) => coin(b.seat, c))))
         : h("span", { class: "muted small" }, "no coins")),
-      cardFate(r, ctx, view)))));
+      cardFate(r, ctx, view))))), "last_round");
 }
 
 // Who won the table and what they picked with it.
@@ -248,7 +248,7 @@ function seatPanel(view, seat, ctx, of, size) {
     rows.flatMap((r) => cols.map((c) => {
       const card = seat.area[r]?.[c];
       const entry = places.get(`${r},${c}`);
-      if (card) return h("div", { class: "cell" }, tile(card));
+      if (card) return ctx.mark(h("div", { class: "cell" }, tile(card)), "seats", seat.seat, "area", r, c);
       const outside = !seat.area[r] || c < 0 || c > 3;
       const cell = h("div", { class: `cell empty${outside ? " outside" : ""}`, "data-row": r, "data-col": c });
       if (entry) {
@@ -299,8 +299,8 @@ function coinsLine(view, seat, ctx, of) {
     h("span", { class: "coins-who" }, h("span", { class: `dot seat-${seat.seat}` }), own ? "You" : ctx.seatName(seat.seat)),
     h("div", { class: "coin-group" }, h("span", { class: "label" }, "In hand"),
       hand.length ? hand : h("span", { class: "muted small" }, "none")),
-    h("div", { class: "coin-group" }, h("span", { class: "label" }, seat.table_coins.length ? `On the table (${seat.table_total})` : "On the table"),
-      seat.table_coins.length || seat.table_coin_down ? table : h("span", { class: "muted small" }, "none")));
+    ctx.mark(h("div", { class: "coin-group" }, h("span", { class: "label" }, seat.table_coins.length ? `On the table (${seat.table_total})` : "On the table"),
+      seat.table_coins.length || seat.table_coin_down ? table : h("span", { class: "muted small" }, "none")), "seats", seat.seat, "table_coin_down"));
 }
 
 function scoring(view, ctx) {

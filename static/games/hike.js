@@ -157,8 +157,8 @@ function dealtCards(me, ctx, of) {
 function trail(view, ctx, of) {
   const hike = view.hike;
   const scorable = new Map(of("drop_out").filter((e) => e.move.score != null).map((e) => [e.move.score, e]));
-  const pile = hike ? hike.pile.map((c) => {
-    const el = cardEl(c);
+  const pile = hike ? hike.pile.map((c, i) => {
+    const el = ctx.mark(cardEl(c), "hike", "pile", i);
     if (scorable.has(c.id)) ctx.moveControl(el, scorable.get(c.id));
     return el;
   }) : [];
@@ -187,8 +187,8 @@ function backpack(view, seat, ctx, of, size) {
     h("div", { class: "pack-body", "aria-hidden": "true" }),
     view.spaces.map((space) => {
       const card = seat.backpack[space];
-      const cell = h("div", { class: `space ${space}${card ? "" : " empty"}`, "data-space": space },
-        card ? cardEl(card) : h("span", { class: "space-name" }, SPACE_TITLES[space] || space));
+      const cell = ctx.mark(h("div", { class: `space ${space}${card ? "" : " empty"}`, "data-space": space },
+        card ? cardEl(card) : h("span", { class: "space-name" }, SPACE_TITLES[space] || space)), "seats", seat.seat, "backpack", space);
       const pack = packs.get(space);
       const discard = card && discards.find((e) => names.get(e.move.card) === card.name);
       if (pack) {
@@ -222,8 +222,8 @@ function scoreboard(view, ctx) {
     h("h2", {}, view.outcome ? "Final miles" : "Miles hiked"),
     h("ul", {}, view.seats.map((s) => h("li", { class: winners.includes(s.seat) ? "winner" : "" },
       h("span", { class: "who" }, seatLabel(s.seat, ctx), winners.includes(s.seat) ? svgIcon(TROPHY, { label: "winner" }) : ""),
-      h("strong", {}, `${s.score} mi`,
-        view.outcome ? h("span", { class: "muted small" }, ` · ${plural(s.scored.length, "card")}`) : null),
+      ctx.mark(h("strong", { class: "number" }, `${s.score} mi`,
+        view.outcome ? h("span", { class: "muted small" }, ` · ${plural(s.scored.length, "card")}`) : null), "seats", s.seat, "score"),
       h("span", { class: "scored" }, s.scored.length
         ? s.scored.map((c) => h("span", { class: "mini", title: `${c.title}, ${c.miles} mi` }, icon(c), c.miles))
         : h("span", { class: "muted small" }, "no cards yet"))))),

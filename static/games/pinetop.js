@@ -226,8 +226,8 @@ function mapCard(view, ctx, { pos, card: id, campers }, edgeMoves, place) {
   EDGES.map((edge, i) => edgePatch(card, edge, edgeMoves.get(`${pos}:${i}`), ctx)),
   h("div", { class: "pt-card-body" },
     h("span", { class: "pt-card-name" }, card.name),
-    h("div", { class: "pt-campers", "data-testid": "campers" }, campers.map((seat) =>
-      camperIcon(colourOf(view, seat), `${ctx.seatName(seat)}'s camper`))),
+    ctx.mark(h("div", { class: "pt-campers", "data-testid": "campers" }, campers.map((seat) =>
+      camperIcon(colourOf(view, seat), `${ctx.seatName(seat)}'s camper`))), "map", pos, "campers"),
     view.tower === pos || animals.length ? h("div", { class: "pt-pieces" },
       view.tower === pos ? h("span", { class: "pt-token tower", "data-testid": "tower", title: "Observation Tower" }, towerIcon()) : null,
       animals.map((a) => h("span", { class: `pt-token animal-${a}`, "data-testid": "animal", title: `${a}: ${catalog.animals[a]}` }, wildlifeIcon(a)))) : null,
@@ -324,6 +324,7 @@ function masterySection(view, ctx, of) {
           seat == null ? null : h("span", { class: `pt-disc seat-${colourOf(view, seat)}`, "data-testid": "mastery-disc", title: `claimed by ${ctx.seatName(seat)}` }));
           const entry = claims.get(`${key}:${spot}`);
           if (entry) ctx.moveControl(el, entry);
+          ctx.mark(el, "masteries", view.masteries.findIndex((m) => m.key === key), "spots", spot);
           return el;
         })));
     })));

@@ -154,6 +154,7 @@ function boardSection(view, ctx, paths) {
   for (const g of section.querySelectorAll(".sc-path")) {
     const entry = targets.get(Number(g.dataset.path));
     if (entry) ctx.moveControl(g, entry);
+    for (const s of view.seats) ctx.mark(g, "seats", s.seat, "pawns", Number(g.dataset.path));
   }
   const key = h("p", { class: "sc-key muted small" },
     h("span", {}, icon("draw"), "draw a card"),
@@ -174,11 +175,11 @@ function displaySection(view, ctx, buys) {
   };
   return h("section", { class: "sc-panel sc-display", "data-testid": "display" },
     h("h2", {}, "The display"),
-    view.paths.map((path) => h("div", { class: "sc-display-row" },
+    view.paths.map((path, p) => h("div", { class: "sc-display-row" },
       h("h3", {}, icon(path.pack), PACK_NAMES[path.pack]),
       h("div", { class: "sc-cards" },
         h("div", { class: "sc-slot" }, cardBack("left in the pile", path.draw_pile, { testid: "activity-pile" })),
-        path.display.map((key) => slot(key))))),
+        path.display.map((key, i) => ctx.mark(slot(key), "paths", p, "display", i))))),
     h("h3", {}, "Camp supplies"),
     h("div", { class: "sc-cards" }, view.supply.map(({ card, left }) => (left ? slot(card, left)
       : h("div", { class: "sc-slot" }, h("div", { class: "sc-empty" }, `No ${cardName(card)} left`))))));
@@ -186,8 +187,8 @@ function displaySection(view, ctx, buys) {
 
 function playedSection(view, ctx) {
   const active = view.active;
-  const cards = view.played.map(({ card, use }) => h("div", { class: "sc-slot" },
-    scCard(CARDS, card, { testid: "played-card", note: use === "energy" ? "for 1 energy" : "for its action" })));
+  const cards = view.played.map(({ card, use }, i) => ctx.mark(h("div", { class: "sc-slot" },
+    scCard(CARDS, card, { testid: "played-card", note: use === "energy" ? "for 1 energy" : "for its action" })), "played", i));
   return h("section", { class: "sc-panel sc-played", "data-testid": "played" },
     h("h2", {}, dot(active), active === view.you ? "You played this turn" : `${ctx.seatName(active)} played this turn`),
     cards.length ? h("div", { class: "sc-cards" }, cards) : h("p", { class: "muted small" }, "Nothing yet."));

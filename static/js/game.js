@@ -3,6 +3,8 @@
 import { applyPatch } from "/static/vendor/fast-json-patch/core.js";
 import { wsUrl } from "./api.js";
 import { fill, h, ICONS, svgIcon } from "./dom.js";
+import { alertToggles, turnAlerts } from "./alerts.js";
+import { lastMove, showFirstMove } from "./marks.js";
 import { replayBox } from "./replay.js";
 import { LiveSocket, STATUS_TEXT } from "./socket.js";
 import { tableActions } from "./table-actions.js";
@@ -21,6 +23,9 @@ export function gamePage(root, gameId) {
   let refs = 0;
   let socket = null; // opened last: its first status report redraws the frame
   let rematchLobby = null; // announced over the socket
+  let before = null; // the view before the latest change: the last move is what differs
+  let fresh = false; // the latest change is not drawn yet: its marks animate once
+  const alertTurn = turnAlerts();
 
   const parts = {
     head: h("div", { class: "game-head" }),
@@ -28,6 +33,7 @@ export function gamePage(root, gameId) {
     table: h("div", { class: "game-root" }),
     moves: h("div"),
     actions: h("div"),
+    alerts: alertToggles(),
     replay: h("div"),
     log: h("div"),
   };
@@ -38,7 +44,7 @@ export function gamePage(root, gameId) {
   });
   chat.setWritable(false);
   root.append(h("div", { class: "game" },
-    parts.head, parts.outcome, parts.table, parts.moves, parts.actions, chat.element, parts.replay,
+    parts.head, parts.outcome, parts.table, parts.moves, parts.actions, parts.alerts, chat.element, parts.replay,
     parts.log));
   parts.table.append(h("p", { class: "muted" }, "Joining the table…"));
 
@@ -66,6 +72,8 @@ export function gamePage(root, gameId) {
     const yourTurn = !view.outcome && view.to_act.includes(view.you);
     document.title = `${yourTurn ? "● Your turn · " : ""}${view.table?.title || kind} · Campground`;
     setFavicon(yourTurn);
+    alertTurn(yourTurn, document.title);
+    parts.alerts.hidden = view.you == null || Boolean(view.outcome);
     fill(parts.outcome, view.outcome ? outcomeBox(view, seatName, gameId) : "");
     if (view.table?.status && view.table.status !== "active" && !parts.replay.firstChild) {
       parts.replay.append(replayBox(gameId, version, renderer, seatName));
@@ -94,8 +102,12 @@ export function gamePage(root, gameId) {
       el.addEventListener("click", (e) => { e.stopPropagation(); send(entry.move); });
       return el;
     };
+    const marks = lastMove(before, view);
     const ctx = {
       you: view.you,
+      changed: marks.changed,
+      mark: marks.mark,
+      lastMover: marks.mover,
       pending: Boolean(pending),
       send,
       seatName,
@@ -104,6 +116,7 @@ export function gamePage(root, gameId) {
       claim: (entry) => handled.add(entry),
     };
     parts.table.replaceChildren();
+    parts.table.classList.toggle("animate", fresh);
     if (renderer) {
       try {
         renderer.render(parts.table, view, ctx);
@@ -125,6 +138,8 @@ export function gamePage(root, gameId) {
     fill(parts.log, logBox(view.log || [], seatName, logText));
     drawHead(logText);
     keepFocus(focused);
+    if (fresh && yourTurn && !pending) showFirstMove(root);
+    fresh = false;
   };
 
   // Every drawing replaces the table: a focused move control gets focus back in the new one;
@@ -176,12 +191,14 @@ export function gamePage(root, gameId) {
     },
     onMessage: (msg) => {
       if (msg.type === "state") {
+        if (msg.version !== version) [before, fresh] = [view, true];
         view = msg.view;
         version = msg.version;
       } else if (msg.type === "patch") {
         if (msg.from !== version) return socket.send({ type: "sync" });
         try {
-          view = applyPatch(view, msg.ops, false, true).newDocument;
+          const next = applyPatch(view, msg.ops, false, false).newDocument;
+          [before, view, fresh] = [view, next, true];
           version = msg.version;
         } catch {
           return socket.send({ type: "sync" });

@@ -2,6 +2,7 @@
 // game's own table as a spectator saw it (GET /api/games/{id}/replay?at=k).
 import { api } from "./api.js";
 import { h } from "./dom.js";
+import { lastMove } from "./marks.js";
 
 const PLAY_EVERY_MS = 700;
 
@@ -31,13 +32,14 @@ export function replayBox(gameId, last, renderer, seatName) {
   const step = (label, testid, to) => h("button", { type: "button", "data-testid": testid, onclick: () => { stop(); show(to()); } }, label);
 
   const ctx = {
-    you: null, pending: true, send: () => {}, seatName,
+    you: null, pending: true, send: () => {}, seatName, changed: () => false, mark: (el) => el, lastMover: null,
     moveButton: (_entry, label) => h("button", { type: "button", disabled: true }, label),
     moveControl: (el) => el,
     claim: () => {},
   };
 
   let shown = -1;
+  let previous = null; // the step drawn before, {at, view}: one step on, its move is marked
   async function show(k) {
     at = Math.max(0, Math.min(last, k));
     slider.value = at;
@@ -48,7 +50,9 @@ export function replayBox(gameId, last, renderer, seatName) {
       const { view } = await api("GET", `/api/games/${gameId}/replay?at=${at}`);
       if (shown !== at) return; // a later step was asked for meanwhile
       table.replaceChildren();
-      if (renderer) renderer.render(table, view, ctx);
+      const marks = lastMove(previous?.at === at - 1 ? previous.view : null, view);
+      previous = { at, view };
+      if (renderer) renderer.render(table, view, { ...ctx, changed: marks.changed, mark: marks.mark, lastMover: marks.mover });
       const latest = view.log?.[view.log.length - 1];
       if (latest) table.prepend(h("p", { class: "replay-event" }, latest.text));
     } catch (err) {

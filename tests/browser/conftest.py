@@ -110,7 +110,8 @@ def browser():
 
 @pytest.fixture
 def new_page(browser, server_url):
-    """``new_page(path="/", width=..., height=...)``: a page in a fresh context (a new player).
+    """``new_page(path="/", width=..., height=..., **context_options)``: a page in a fresh
+    context (a new player); the options go to Playwright's ``new_context`` (``reduced_motion``…).
 
     Uncaught JavaScript errors and anything the Content-Security-Policy blocks, on any page,
     fail the test at teardown.
@@ -118,8 +119,8 @@ def new_page(browser, server_url):
     contexts = []
     errors: list[str] = []
 
-    def make(path: str = "/", *, width: int = 1100, height: int = 900):
-        context = browser.new_context(viewport={"width": width, "height": height}, base_url=server_url)
+    def make(path: str = "/", *, width: int = 1100, height: int = 900, **options):
+        context = browser.new_context(viewport={"width": width, "height": height}, base_url=server_url, **options)
         context.set_default_timeout(15_000)
         contexts.append(context)
         page = context.new_page()
