@@ -104,6 +104,8 @@ def click_a_move(page: Page, rng: random.Random, clicked: Counter, spend: bool) 
         options = list(range(len(kinds)))
     if kinds[options[0]] == "buy":
         costs = moves.evaluate_all("els => els.map(e => Number((e.title.match(/\\((\\d+) energy\\)/) || [0, 0])[1]))")
+        if len(costs) != len(kinds):
+            return False  # the table was redrawn between the two reads; look again
         pick = max(options, key=lambda i: costs[i])
     else:
         pick = rng.choice(options)
