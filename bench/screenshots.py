@@ -66,7 +66,8 @@ def shoot(page, name: str) -> None:
           const game = document.querySelector('.game').getBoundingClientRect();
           const table = document.querySelector('.game-root:not(.replay-table)');
           const bottom = (table.nextElementSibling || table).getBoundingClientRect().bottom;
-          return { x: game.x + scrollX, y: game.y + scrollY, width: game.width, height: bottom - game.y };
+          // 12 px of margin on each side keep the last move's badges in the picture.
+          return { x: game.x + scrollX - 12, y: game.y + scrollY - 12, width: game.width + 24, height: bottom - game.y + 24 };
         }""")
         page.screenshot(path=path, clip=box, full_page=True, animations="disabled")
         print(f"{path.relative_to(ROOT)}  {path.stat().st_size // 1024} KB")

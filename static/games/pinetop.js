@@ -226,12 +226,13 @@ function mapCard(view, ctx, { pos, card: id, campers }, edgeMoves, place) {
   EDGES.map((edge, i) => edgePatch(card, edge, edgeMoves.get(`${pos}:${i}`), ctx)),
   h("div", { class: "pt-card-body" },
     h("span", { class: "pt-card-name" }, card.name),
-    ctx.mark(h("div", { class: "pt-campers", "data-testid": "campers" }, campers.map((seat) =>
-      camperIcon(colourOf(view, seat), `${ctx.seatName(seat)}'s camper`))), "map", pos, "campers"),
+    h("div", { class: "pt-campers", "data-testid": "campers" }, campers.map((seat) =>
+      camperIcon(colourOf(view, seat), `${ctx.seatName(seat)}'s camper`))),
     view.tower === pos || animals.length ? h("div", { class: "pt-pieces" },
       view.tower === pos ? h("span", { class: "pt-token tower", "data-testid": "tower", title: "Observation Tower" }, towerIcon()) : null,
       animals.map((a) => h("span", { class: `pt-token animal-${a}`, "data-testid": "animal", title: `${a}: ${catalog.animals[a]}` }, wildlifeIcon(a)))) : null,
     h("div", { class: "pt-cost", title: `cost: ${card.cost.join(", ")}` }, requirementIcons(card.cost))));
+  ctx.mark(el, "map", pos, "campers");
   if (place) {
     el.classList.add("placeable");
     ctx.moveControl(el, place);

@@ -25,6 +25,7 @@ export function gamePage(root, gameId) {
   let rematchLobby = null; // announced over the socket
   let before = null; // the view before the latest change: the last move is what differs
   let fresh = false; // the latest change is not drawn yet: its marks animate once
+  let lookDue = false; // a change to show the first move for, once no move of ours is on its way
   const alertTurn = turnAlerts();
 
   const parts = {
@@ -138,7 +139,11 @@ export function gamePage(root, gameId) {
     fill(parts.log, logBox(view.log || [], seatName, logText));
     drawHead(logText);
     keepFocus(focused);
-    if (fresh && yourTurn && !pending) showFirstMove(root);
+    lookDue ||= fresh;
+    if (lookDue && !pending) {
+      lookDue = false;
+      if (yourTurn) showFirstMove(root);
+    }
     fresh = false;
   };
 

@@ -74,7 +74,6 @@ def test_a_placement_below_the_fold_is_scrolled_into_view_on_a_phone(new_page):
         page.evaluate("window.scrollTo(0, 0)")
         if not click_a_move(page, rng, {}):
             page.wait_for_timeout(50)
-        page.evaluate("window.scrollTo(0, 0)")
         page.wait_for_timeout(100)
     page.wait_for_function(ON_SCREEN)
 
