@@ -1,39 +1,14 @@
-"""A seeded game written out in full, moves and log: any change in the rules' behaviour shows up
-as a diff of playthrough_seed7.txt. The log alone would hide the cards drawn, so each move is
-written too. To accept an intended change, rerun with SUMMER_CAMP_WRITE_PLAYTHROUGH=1 and
-review the diff."""
+"""A seeded game written out in full (the log alone would hide the cards drawn, so each move
+is written too): see tests/engine/playthrough.py."""
 
-import os
-import random
 from pathlib import Path
 
-from engine.core import full_view, play
 from engine.summer_camp import GAME
-
-GOLDEN = Path(__file__).with_name("playthrough_seed7.txt")
-BOTS = ["heuristic", "random", "heuristic"]
-OPTIONS = {"packs": ["games", "adventure", "friendship"]}
-
-
-def playthrough() -> str:
-    state = GAME.setup(len(BOTS), GAME.options(OPTIONS), 7)
-    rng = random.Random(7)
-    lines = [e.text for e in state.log]
-    while GAME.outcome(state) is None:
-        seat = GAME.to_act(state)[0]
-        legal = GAME.legal_moves(state, seat)
-        move = GAME.bots[BOTS[seat]](full_view(GAME, state, seat), legal, rng)
-        seen = len(state.log)
-        state = play(GAME, state, seat, move)
-        lines.append(f"> seat {seat}: {move.model_dump_json()}")
-        lines.extend(e.text for e in state.log[seen:])
-    out = GAME.outcome(state)
-    lines.append(f"scores {out.scores} winners {out.winners} details {out.details}")
-    return "\n".join(lines) + "\n"
+from tests.engine.playthrough import assert_unchanged, playthrough
 
 
 def test_the_seeded_playthrough_is_unchanged():
-    text = playthrough()
-    if os.environ.get("SUMMER_CAMP_WRITE_PLAYTHROUGH"):
-        GOLDEN.write_text(text)
-    assert text == GOLDEN.read_text()
+    text = playthrough(
+        GAME, ["heuristic", "random", "heuristic"], {"packs": ["games", "adventure", "friendship"]}
+    )
+    assert_unchanged(Path(__file__).with_name("playthrough_seed7.txt"), text)
