@@ -31,11 +31,21 @@ class Settings(BaseSettings):
         default="campground:", description="prefix of the Redis channels the instances share"
     )
     BOT_DELAY: float = Field(default=0.6, ge=0, description="seconds before a bot moves")
-    BOT_SWEEP: float = Field(
-        default=30,
+    DEADLINE_POLL: float = Field(
+        default=1,
         ge=0,
-        description="every so many seconds, bots move in games idle that long (their instance "
-        "may have stopped); 0 turns it off",
+        description="every so many seconds, each instance acts on deadlines that have come "
+        "(bots of a stopped instance, clocks, abandoned games, idle lobbies); 0 turns it off",
+    )
+    ABANDON_AFTER: float = Field(
+        default=30 * 24 * 3600,
+        gt=0,
+        description="seconds every person at a table may be away before the game is aborted",
+    )
+    LOBBY_IDLE: float = Field(
+        default=24 * 3600,
+        gt=0,
+        description="seconds an open lobby may go unchanged before it closes by itself",
     )
     PUBLIC_URL: str | None = Field(default=None, description="base of invite links")
     DB_POOL_SIZE: int = Field(default=20, ge=1, description="database connections kept open")

@@ -3,21 +3,22 @@
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import HTTPConnection
 
-from app.bots import BotRunner
 from app.bus import Bus, MemoryBus, RedisBus, game_channel, lobby_channel
 from app.config import Settings
 from app.db import Database
+from app.deadlines import Deadlines
 from app.guard import base_url
 from app.limits import Limits
 from app.migrate import check_schema
+from app.services.clock import PlayedBy, Timing
 from app.services.games import Committed, SeatsCache, Snapshot, commit_move, load_snapshot
 from app.hubs import RELOAD, Watchers, encode, event_notice
-from engine.registry import get_game
 
 # Seats of started games kept per process; they never change, so the cache is only bounded.
 SEATS_CACHE_SIZE = 10_000
@@ -39,17 +40,18 @@ class Context:
             if settings.REDIS_URL
             else MemoryBus()
         )
-        self.bots = BotRunner(self)
+        self.timing = Timing(settings.BOT_DELAY, settings.ABANDON_AFTER)
+        self.deadlines = Deadlines(self)
         self.watchers = Watchers(self)
         self.limits = Limits(settings)
         self._seats: SeatsCache = {}
 
     async def start(self) -> None:
         await check_schema(self.db.engine)
-        await self.bots.start()
+        await self.deadlines.start()
 
     async def close(self) -> None:
-        await self.bots.close()
+        await self.deadlines.close()
         await self.watchers.close()
         await self.bus.close()
         await self.db.dispose()
@@ -60,32 +62,40 @@ class Context:
         return await load_snapshot(session, game_id, self._seats)
 
     async def move(
-        self, game_id: str, seat: int, move: Any, expect_version: int, *,
-        stand_in: bool = False, known: Snapshot | None = None,
+        self,
+        game_id: str,
+        seat: int,
+        move: Any,
+        expect_version: int,
+        played_by: PlayedBy = "person",
+        *,
+        known: Snapshot | None = None,
     ) -> Committed:
-        """Commit one move (person or bot), tell every instance, let the bots answer.
+        """Commit one move (a person's or a bot's), tell every instance, and be there when
+        the game's next deadline comes (a bot to move, a clock to run out).
 
         This instance's sockets get the new state at once; other instances hear of it through
         the bus, which publishes in the background and never holds the move up."""
+        if len(self._seats) > SEATS_CACHE_SIZE:
+            self._seats.clear()
         committed = await commit_move(
-            self.db, game_id, seat, move, expect_version, stand_in=stand_in,
+            self.db, game_id, seat, move, expect_version,
+            timing=self.timing, played_by=played_by, seats_cache=self._seats,
             known=known or self.watchers.snapshot(game_id),
         )
         self.watchers.committed(game_id, committed)
         self.bus.publish_soon(game_channel(game_id), str(committed.version))
-        cached = self._seats.get(game_id)
-        bots = {s.seat for s in cached[1] if s.bot} if cached is not None else None
-        if bots is not None:
-            bots |= set(committed.stand_ins)
-        if bots is None or bots & set(get_game(committed.kind).to_act(committed.state)):
-            self.bots.kick(game_id)
+        self.deadlines.schedule(game_id, committed.due_at)
         return committed
 
-    async def game_changed(self, game_id: str, version: int) -> None:
-        """A change other than a move (start, abort): every instance's sockets reload."""
+    async def game_changed(
+        self, game_id: str, version: int, due_at: datetime | None = None
+    ) -> None:
+        """A change other than a move (start, abort, a concession, a seat back): every
+        instance's sockets reload; this instance will be there at the next deadline, ``due_at``."""
         self.watchers.game_changed(game_id)
         self.bus.publish_soon(game_channel(game_id), f"{version}{RELOAD}")
-        self.bots.kick(game_id)
+        self.deadlines.schedule(game_id, due_at)
 
     async def game_event(self, game_id: str, event: dict[str, Any]) -> None:
         """Pass ``event`` (a chat line, a rematch) to every socket on the game, everywhere.

@@ -188,7 +188,7 @@ class GameHub:
         if (
             current is None
             or snap.version > current.version
-            # Not a move, but the table changed: an abort, a concession, a rename.
+            # Not a move, but the table changed: an abort, a concession, a rename, a seat back.
             or (snap.version == current.version and snap.table() != current.table())
         ):
             self.snap, self._frames = snap, {}
@@ -206,6 +206,7 @@ class GameHub:
                 dataclasses.replace(
                     self.snap, version=done.version, state=done.state, status=done.status,
                     stand_ins=done.stand_ins, outcome=done.outcome, updated_at=done.updated_at,
+                    clock=done.clock,
                 )
             )
 

@@ -66,6 +66,15 @@ class Game(Base):
     # Raised whenever a seat's name changes, so cached seats are loaded again.
     seats_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     rematch_lobby_id: Mapped[str | None] = mapped_column(String(32))
+    # The clock: seconds a person has for each move (None: untimed), each acting person's
+    # deadline and the seats the bot plays while their person is away (``app.services.clock``).
+    turn_seconds: Mapped[int | None] = mapped_column(Integer)
+    clock: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    # When the earliest seat still away went away: the admin's list of away seats.
+    away_since: Mapped[datetime | None]
+    # When this game next needs the server without anyone asking (a bot's move, a deadline,
+    # an abandoned table); an instance claims it by moving it forward (``app.deadlines``).
+    due_at: Mapped[datetime | None] = mapped_column(index=True)
 
 
 class Lobby(Base):
@@ -81,6 +90,9 @@ class Lobby(Base):
     status: Mapped[str] = mapped_column(String(16), default="open")
     game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id"), unique=True)
     created_at: Mapped[datetime] = mapped_column(default=now, index=True)
+    turn_seconds: Mapped[int | None] = mapped_column(Integer)
+    # An open lobby closes by itself at this time; every change moves it later.
+    closes_at: Mapped[datetime | None] = mapped_column(index=True)
 
 
 class Seat(Base):

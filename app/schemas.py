@@ -72,9 +72,20 @@ class GameKind(BaseModel):
     bot_levels: list[str]
 
 
+# Seconds a person has for each move unless the host chooses: long enough to think, short
+# enough that a table does not wait long on someone who left.
+TURN_SECONDS = 180
+
+
 class LobbyCreate(BaseModel):
     game: str = Field(description="game id, e.g. hike")
     options: dict[str, Any] = Field(default_factory=dict)
+    turn_seconds: int | None = Field(
+        default=TURN_SECONDS,
+        ge=10,
+        le=7 * 24 * 3600,
+        description="seconds a person has for each move (10 s to 7 days); null: untimed",
+    )
     seats: int | None = Field(default=None, description="default: the game's fewest players")
     private: bool = Field(default=True, description="private lobbies are joined by invite code")
 
@@ -94,8 +105,13 @@ class LobbyOut(BaseModel):
     game: str
     title: str
     options: dict[str, Any]
+    turn_seconds: int | None = Field(
+        description="seconds a person has for each move; null: untimed"
+    )
     private: bool
-    status: str = Field(description="open, started or closed")
+    status: str = Field(
+        description="open, started or closed (by its host, or when nobody changed it for a day)"
+    )
     host_id: str
     seats: list[SeatOut]
     game_id: str | None
@@ -205,3 +221,30 @@ class ChatLine(BaseModel):
     name: str = Field(description="the writer's name when they wrote")
     text: str = Field(description="1 to 300 characters; plain text, never HTML")
     at: Timestamp
+
+
+class AdminAwaySeat(BaseModel):
+    game_id: str
+    kind: str
+    seat: int
+    name: str
+    since: Timestamp = Field(description="when the seat's time ran out")
+
+
+class AdminOverdueSeat(BaseModel):
+    seat: int
+    name: str
+    deadline: Timestamp
+
+
+class AdminOverdue(BaseModel):
+    game_id: str
+    kind: str
+    version: int
+    due_at: Timestamp = Field(description="when the server was due to act on the game")
+    seats: list[AdminOverdueSeat] = Field(description="seats whose time has run out")
+
+
+class AdminClocks(BaseModel):
+    away: list[AdminAwaySeat]
+    overdue: list[AdminOverdue]

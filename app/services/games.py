@@ -16,6 +16,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import names
 from app.db import Database, RawJSON, storable
 from app.models import Game, Lobby, Move, Player, Seat, now
+from app.services import clock
+from app.services.clock import Clock, PlayedBy, Timing
 from app.services.errors import Problem, StaleVersion
 from engine.core import BaseState, IllegalMove, Outcome, full_view, play
 from engine.core import Game as GameKind
@@ -94,6 +96,8 @@ class Snapshot:
     outcome: dict[str, Any] | None = None
     rematch_lobby_id: str | None = None
     updated_at: datetime | None = None
+    turn_seconds: int | None = None
+    clock: Clock = field(default_factory=Clock)
 
     def seat_of(self, player_id: str | None) -> int | None:
         if player_id is None:
@@ -101,28 +105,46 @@ class Snapshot:
         return next((s.seat for s in self.seats if s.player_id == player_id), None)
 
     def bot_level(self, seat: int) -> str | None:
-        """The bot that plays ``seat``: its own, or the stand-in for a person who left it."""
-        if seat in self.stand_ins:
+        """The bot that plays ``seat``: its own, or the stand-in for a person who left it
+        (conceded) or is away."""
+        if seat in self.stand_ins or seat in self.clock.away:
             return stand_in_level(self.game)
         return next((s.bot for s in self.seats if s.seat == seat), None)
 
-    def bot_seats_to_act(self) -> list[int]:
+    def people(self) -> set[int]:
+        return people({s.seat: s.bot for s in self.seats}, self.stand_ins)
+
+    def due(self, now: datetime, timing: Timing) -> clock.Due | None:
         if self.status != "active":
-            return []
-        return [seat for seat in self.game.to_act(self.state) if self.bot_level(seat)]
+            return None
+        acting = self.game.to_act(self.state)
+        return clock.what_is_due(self.clock, acting, self.people(), timing, now)
+
+    def next_due(self, now: datetime, timing: Timing) -> datetime | None:
+        if self.status != "active":
+            return None
+        acting = self.game.to_act(self.state)
+        return clock.due_at(self.clock, acting, self.people(), timing, now)
 
     def table(self) -> dict[str, Any]:
+        deadlines, away = self.clock.deadlines, self.clock.away
+        active = self.status == "active"
         return {
             "game_id": self.id,
             "kind": self.kind,
             "title": self.game.title,
             "status": self.status,
+            "turn_seconds": self.turn_seconds,
             "seats": [
                 {
                     "seat": s.seat,
                     "name": s.name,
                     "bot": s.bot,
                     "conceded": self.stand_ins.get(s.seat) == CONCEDED,
+                    "away": s.seat in away,
+                    "deadline": deadlines[s.seat].isoformat()
+                    if active and s.seat in deadlines
+                    else None,
                 }
                 for s in self.seats
             ],
@@ -140,6 +162,22 @@ class Snapshot:
             # can end by concession, which the engine knows nothing of).
             view |= {"to_act": [], "legal_moves": [], "outcome": self.outcome}
         return view
+
+
+def people(bots: dict[int, str | None], stand_ins: dict[int, str]) -> set[int]:
+    """The seats a person still plays (``bots``: each seat's bot level, None for a person):
+    not bots, not given up to the stand-in for good."""
+    return {seat for seat, bot in bots.items() if bot is None and seat not in stand_ins}
+
+
+async def seat_bots(db_or_session: Any, game_id: str) -> dict[int, str | None]:
+    """Each seat's bot level (None: a person sits there); they never change once started."""
+    rows = await db_or_session.execute(
+        select(Seat.seat, Seat.bot_level)
+        .join(Lobby, Lobby.id == Seat.lobby_id)
+        .where(Lobby.game_id == game_id)
+    )
+    return {seat: bot for seat, bot in rows.all()}
 
 
 async def table_seats(session: AsyncSession, lobby_id: str) -> list[TableSeat]:
@@ -190,6 +228,8 @@ async def load_snapshot(
         outcome=row.outcome,
         rematch_lobby_id=row.rematch_lobby_id,
         updated_at=row.updated_at,
+        turn_seconds=row.turn_seconds,
+        clock=Clock.load(row.clock),
     )
 
 
@@ -198,11 +238,15 @@ def new_seed() -> int:
     return secrets.randbits(63)
 
 
-def create_game(session: AsyncSession, lobby: Lobby) -> Game:
+def create_game(
+    session: AsyncSession, lobby: Lobby, seat_people: set[int], timing: Timing
+) -> Game:
     """A new game for a full lobby, in the caller's transaction. The seed stays secret."""
     game = get_game(lobby.game)
     seed = new_seed()
     state = game.setup(lobby.seat_count, game.options(lobby.options), seed)
+    acting, at = game.to_act(state), now()
+    started = clock.started(acting, seat_people, lobby.turn_seconds, at)
     row = Game(
         id=new_id(),
         kind=game.id,
@@ -212,6 +256,9 @@ def create_game(session: AsyncSession, lobby: Lobby) -> Game:
         state=game.dump(state),
         version=0,
         status="active",
+        turn_seconds=lobby.turn_seconds,
+        clock=started.dump(),
+        due_at=clock.due_at(started, acting, seat_people, timing, at),
     )
     session.add(row)
     return row
@@ -226,6 +273,8 @@ class Committed:
     stand_ins: dict[int, str]
     outcome: dict[str, Any] | None
     updated_at: datetime | None = None
+    clock: Clock = field(default_factory=Clock)
+    due_at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -238,28 +287,59 @@ class _Stored:
     state: BaseState
     stand_ins: dict[int, str]
     updated_at: datetime | None
+    clock: Clock
+    turn_seconds: int | None
 
 
-def _check(stored: _Stored, seat: int, expect_version: int, stand_in: bool) -> None:
+@dataclass(frozen=True)
+class _Mover:
+    """Who moves (``app.services.clock``), and what the clock needs to know of the table."""
+
+    played_by: PlayedBy
+    bots: dict[int, str | None]
+    timing: Timing
+
+
+def _check(stored: _Stored, seat: int, expect_version: int, mover: _Mover) -> None:
     if stored.status == "aborted":
         raise IllegalMove("The game was aborted.")
-    if not stand_in and stored.stand_ins.get(seat) == CONCEDED:
+    if mover.played_by == "person" and stored.stand_ins.get(seat) == CONCEDED:
         raise IllegalMove("You conceded this game: the bot plays your seat now.")
-    if stored.version != expect_version or (stand_in and seat not in stored.stand_ins):
+    # A bot may move for a person's seat only while it stands in: the person may have taken
+    # the seat back (or got a new deadline) since the bot chose its move.
+    deadline = stored.clock.deadlines.get(seat)
+    taken_back = seat in people(mover.bots, stored.stand_ins) and (
+        (mover.played_by == "bot" and seat not in stored.clock.away)
+        or (mover.played_by == "clock" and (deadline is None or deadline > now()))
+    )
+    if stored.version != expect_version or taken_back:
         raise StaleVersion(stored.version)
 
 
-def _apply(stored: _Stored, seat: int, move: Any) -> tuple[BaseState, dict, dict[str, Any]]:
-    """The new state, the move as recorded, and the game row's new values."""
+def _apply(
+    stored: _Stored, seat: int, move: Any, mover: _Mover
+) -> tuple[BaseState, dict, dict[str, Any]]:
+    """The new state, the move as recorded, and the game row's new values (the clock too)."""
     game = get_game(stored.kind)
     parsed = game.parse_move(move) if isinstance(move, dict) else move
     state = play(game, stored.state, seat, parsed)
+    at = now()
+    seat_people = people(mover.bots, stored.stand_ins)
+    acting = game.to_act(state)
+    moved = clock.after_move(
+        stored.clock, acting, seat_people, seat, mover.played_by, stored.turn_seconds, at
+    )
+    outcome = game.outcome(state)
     values: dict[str, Any] = {
         "state": RawJSON(game.dump_json(state)),
         "version": stored.version + 1,
+        "updated_at": at,
+        "clock": moved.dump(),
+        "away_since": moved.away_since(),
+        "due_at": clock.due_at(moved, acting, seat_people, mover.timing, at)
+        if outcome is None
+        else None,
     }
-    values["updated_at"] = now()
-    outcome = game.outcome(state)
     if outcome is not None:
         values |= {"status": "finished", "outcome": final_outcome(outcome, stored.stand_ins)}
         values["finished_at"] = values["updated_at"]
@@ -275,15 +355,31 @@ def _committed(stored: _Stored, state: BaseState, values: dict[str, Any]) -> Com
         stored.stand_ins,
         values.get("outcome"),
         values["updated_at"],
+        Clock.load(values["clock"]),
+        values["due_at"],
     )
+
+
+async def _bots(
+    conn: Any, game_id: str, known: Snapshot | None, seats_cache: SeatsCache | None
+) -> dict[int, str | None]:
+    """Each seat's bot level, from what the caller holds when it can."""
+    if known is not None:
+        return {s.seat: s.bot for s in known.seats}
+    cached = seats_cache.get(game_id) if seats_cache is not None else None
+    if cached is not None:
+        return {s.seat: s.bot for s in cached[1]}
+    return await seat_bots(conn, game_id)
 
 
 async def commit_move(
     db: Database, game_id: str, seat: int, move: Any, expect_version: int, *,
-    stand_in: bool = False, known: Snapshot | None = None,
+    timing: Timing, played_by: PlayedBy = "person", known: Snapshot | None = None,
+    seats_cache: SeatsCache | None = None,
 ) -> Committed:
     """Apply one move for ``seat`` in one transaction; returns the new version and state.
-    ``stand_in``: the bot moves for the seat's person, which it may only while it stands in.
+    ``played_by`` says who moves (``app.services.clock``): a bot may move for a person's seat
+    only while it stands in for them. The clock moves on in the same update.
     ``known``: the game as the caller holds it; at ``expect_version`` it saves reading it.
 
     Raises ``StaleVersion`` when ``expect_version`` is not the current version (or another
@@ -292,7 +388,7 @@ async def commit_move(
     """
     if db.postgres:
         return await _commit_in_one_statement(
-            db, game_id, seat, move, expect_version, stand_in, known
+            db, game_id, seat, move, expect_version, played_by, timing, known, seats_cache
         )
     async with db.writing() as session:
         row = await session.get(Game, game_id, populate_existing=True)
@@ -300,10 +396,11 @@ async def commit_move(
             raise Problem(404, "No such game.")
         stored = _Stored(
             row.kind, row.version, row.status, get_game(row.kind).load(row.state),
-            stand_ins(row), row.updated_at,
+            stand_ins(row), row.updated_at, Clock.load(row.clock), row.turn_seconds,
         )
-        _check(stored, seat, expect_version, stand_in)
-        state, record, values = _apply(stored, seat, move)
+        mover = _Mover(played_by, await _bots(session, game_id, known, seats_cache), timing)
+        _check(stored, seat, expect_version, mover)
+        state, record, values = _apply(stored, seat, move, mover)
         version = values["version"]
         session.add(Move(game_id=game_id, seq=version, seat=seat, move=record))
         try:
@@ -344,6 +441,9 @@ def _move_in_one_statement():
             status=bindparam("status"),
             outcome=bindparam("outcome", type_=JSON(none_as_null=True)),
             finished_at=bindparam("finished_at", type_=stamp),
+            clock=bindparam("clock", type_=JSON),
+            away_since=bindparam("away_since", type_=stamp),
+            due_at=bindparam("due_at", type_=stamp),
         )
         .returning(Game.id)
         .cte("moved")
@@ -368,28 +468,29 @@ _MOVE_IN_ONE = _move_in_one_statement()
 
 
 async def _commit_in_one_statement(
-    db: Database, game_id: str, seat: int, move: Any, expect_version: int, stand_in: bool,
-    known: Snapshot | None,
+    db: Database, game_id: str, seat: int, move: Any, expect_version: int, played_by: PlayedBy,
+    timing: Timing, known: Snapshot | None, seats_cache: SeatsCache | None,
 ) -> Committed:
     """PostgreSQL: one statement (so one transaction, without BEGIN and COMMIT round trips)
     updates the game where it is still as read and inserts the move if it did.
 
     The row "as read" is its version and ``updated_at``: every change to a game row that
-    bears on its moves (a move, an abort, a concession) sets ``updated_at``. With ``known`` at
+    bears on its moves (a move, an abort, a concession, a seat coming back) sets
+    ``updated_at``. With ``known`` at
     ``expect_version`` the row is not even read: a move costs one round trip.
     """
     async with db.autocommit() as conn:
         if known is not None and known.version == expect_version and known.updated_at:
             stored = _Stored(
                 known.kind, known.version, known.status, known.state, known.stand_ins,
-                known.updated_at,
+                known.updated_at, known.clock, known.turn_seconds,
             )
         else:
             row = (
                 await conn.execute(
                     select(
                         Game.kind, Game.version, Game.status, Game.state, Game.stand_ins,
-                        Game.updated_at,
+                        Game.updated_at, Game.clock, Game.turn_seconds,
                     ).where(Game.id == game_id)
                 )
             ).one_or_none() if storable(game_id) else None
@@ -398,9 +499,11 @@ async def _commit_in_one_statement(
             stored = _Stored(
                 row.kind, row.version, row.status, get_game(row.kind).load(row.state),
                 {int(k): v for k, v in (row.stand_ins or {}).items()}, row.updated_at,
+                Clock.load(row.clock), row.turn_seconds,
             )
-        _check(stored, seat, expect_version, stand_in)
-        state, record, values = _apply(stored, seat, move)
+        mover = _Mover(played_by, await _bots(conn, game_id, known, seats_cache), timing)
+        _check(stored, seat, expect_version, mover)
+        state, record, values = _apply(stored, seat, move, mover)
         inserted = await conn.scalar(
             _MOVE_IN_ONE,
             {
@@ -413,6 +516,9 @@ async def _commit_in_one_statement(
                 "status": values.get("status", "active"),
                 "outcome": values.get("outcome"),
                 "finished_at": values.get("finished_at"),
+                "clock": values["clock"],
+                "away_since": values["away_since"],
+                "due_at": values["due_at"],
                 "seat": seat,
                 "move": record,
             },
@@ -427,15 +533,18 @@ async def _commit_in_one_statement(
             if current.version == expect_version and known is not None:
                 # Only what the caller held was out of date: check against the row itself.
                 return await _commit_in_one_statement(
-                    db, game_id, seat, move, expect_version, stand_in, None
+                    db, game_id, seat, move, expect_version, played_by, timing, None,
+                    seats_cache,
                 )
             raise StaleVersion(current.version)
         return _committed(stored, state, values)
 
 
-async def concede(db: Database, game_id: str, seat: int, players: int) -> int:
+async def concede(
+    db: Database, game_id: str, seat: int, players: int, *, timing: Timing
+) -> tuple[int, datetime | None]:
     """``seat`` gives up: with two players the other wins now; with more, the bot plays the
-    seat to the end and it is ranked last. Returns the game's version."""
+    seat to the end and it is ranked last. Returns the game's version and next ``due_at``."""
     async with db.writing() as session:
         row = await session.get(Game, game_id, populate_existing=True, with_for_update=True)
         if row is None:
@@ -446,20 +555,78 @@ async def concede(db: Database, game_id: str, seat: int, players: int) -> int:
         if standing.get(seat) == CONCEDED:
             raise Problem(409, "You have already conceded this game.")
         standing[seat] = CONCEDED
+        at = now()
+        # The seat is the bot's for good: no deadline, not away, no longer a person at the table.
+        held = Clock.load(row.clock)
+        left = Clock(
+            {s: t for s, t in held.deadlines.items() if s != seat},
+            {s: t for s, t in held.away.items() if s != seat},
+        )
+        game = get_game(row.kind)
+        acting = game.to_act(game.load(row.state))
+        seat_people = people(await seat_bots(session, game_id), standing)
         values: dict[str, Any] = {
             "stand_ins": {str(s): why for s, why in sorted(standing.items())},
-            "updated_at": now(),
+            "updated_at": at,
+            "clock": left.dump(),
+            "away_since": left.away_since(),
+            "due_at": clock.due_at(left, acting, seat_people, timing, at),
         }
         if players == 2:
             values |= {"status": "finished", "outcome": conceded_outcome(players, seat),
-                       "finished_at": now()}
+                       "finished_at": at, "due_at": None}
         await session.execute(
             update(Game)
             .where(Game.id == game_id, Game.status == "active")
             .values(**values)
             .execution_options(synchronize_session=False)
         )
-        return row.version
+        return row.version, values["due_at"]
+
+
+async def come_back(
+    db: Database, game_id: str, seat: int, *, timing: Timing
+) -> tuple[int, datetime | None] | None:
+    """``seat``'s person takes the seat back from the bot. Returns the game's version and its
+    new ``due_at``, or None when the seat was not away (nothing changes). It sets
+    ``updated_at``, so a bot move chosen before it no longer commits."""
+    async with db.writing() as session:
+        row = await session.get(Game, game_id, populate_existing=True, with_for_update=True)
+        if row is None:
+            raise Problem(404, "No such game.")
+        held = Clock.load(row.clock)
+        if row.status != "active" or seat not in held.away:
+            return None
+        at = now()
+        game = get_game(row.kind)
+        acting = game.to_act(game.load(row.state))
+        seat_people = people(await seat_bots(session, game_id), stand_ins(row))
+        returned = clock.back(held, seat, acting, row.turn_seconds, at)
+        due = clock.due_at(returned, acting, seat_people, timing, at)
+        await session.execute(
+            update(Game)
+            .where(Game.id == game_id, Game.version == row.version)
+            .values(
+                clock=returned.dump(), away_since=returned.away_since(), due_at=due, updated_at=at
+            )
+            .execution_options(synchronize_session=False)
+        )
+        return row.version, due
+
+
+async def abort_game(db: Database, game_id: str, version: int | None = None) -> bool:
+    """Stop an active game for good (at ``version``, when given); False if it was not
+    active (or had moved on)."""
+    async with db.writing() as session:
+        query = update(Game).where(Game.id == game_id, Game.status == "active")
+        if version is not None:
+            query = query.where(Game.version == version)
+        at = now()
+        result = await session.execute(
+            query.values(status="aborted", updated_at=at, finished_at=at, due_at=None)
+            .execution_options(synchronize_session=False)
+        )
+        return result.rowcount == 1
 
 
 async def replay(session: AsyncSession, game_id: str, at: int) -> dict[str, Any]:

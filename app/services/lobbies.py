@@ -13,6 +13,7 @@ from app import names
 from app.db import storable
 from app.models import Game, Lobby, Player, Seat, now
 from app.schemas import LobbyCreate, LobbyOut, PlayerOut, SeatOut
+from app.services.clock import Timing
 from app.services.errors import Problem
 from app.services.games import create_game, new_id
 from engine.core import IllegalMove
@@ -57,6 +58,7 @@ class LobbySeats:
             game=lobby.game,
             title=GAMES[lobby.game].title,
             options=lobby.options,
+            turn_seconds=lobby.turn_seconds,
             private=lobby.private,
             status=lobby.status,
             host_id=lobby.host_id,
@@ -138,7 +140,14 @@ async def open_public(session: AsyncSession, per_host: int, limit: int = 50) -> 
     return listed
 
 
-async def create(session: AsyncSession, host: Player, data: LobbyCreate, max_open: int) -> str:
+def touched(lobby: Lobby, idle: float) -> None:
+    """A change: the lobby stays open another ``idle`` seconds."""
+    lobby.closes_at = now() + timedelta(seconds=idle)
+
+
+async def create(
+    session: AsyncSession, host: Player, data: LobbyCreate, max_open: int, idle: float
+) -> str:
     """A new lobby hosted by ``host``, who may host at most ``max_open`` open ones at once."""
     hosted = await session.scalar(
         select(func.count()).where(Lobby.host_id == host.id, Lobby.status == "open")
@@ -164,12 +173,14 @@ async def create(session: AsyncSession, host: Player, data: LobbyCreate, max_ope
         id=new_id(),
         game=game.id,
         options=options.model_dump(mode="json"),
+        turn_seconds=data.turn_seconds,
         seat_count=seats,
         private=data.private,
         invite_code=invite_code(),
         host_id=host.id,
         status="open",
     )
+    touched(lobby, idle)
     session.add(lobby)
     await session.flush()
     session.add_all(
@@ -214,7 +225,9 @@ def reserved(seat: Seat) -> bool:
     return (until if until.tzinfo else until.replace(tzinfo=UTC)) > now()
 
 
-async def rematch(session: AsyncSession, game_id: str, player: Player) -> tuple[str, int | None]:
+async def rematch(
+    session: AsyncSession, game_id: str, player: Player, idle: float
+) -> tuple[str, int | None]:
     """The lobby of a finished game's rematch, made by the first player to ask, who takes
     their old seat; bots keep theirs, and each other player's seat is kept for them for
     ``REMATCH_HOLD``. Later askers are seated there. Returns the lobby id and, when it is new, the game's version."""
@@ -237,7 +250,9 @@ async def rematch(session: AsyncSession, game_id: str, player: Player) -> tuple[
     lobby = Lobby(
         id=new_id(), game=old.game, options=old.options, seat_count=old.seat_count,
         private=old.private, invite_code=invite_code(), host_id=player.id, status="open",
+        turn_seconds=old.turn_seconds,
     )
+    touched(lobby, idle)
     session.add(lobby)
     await session.flush()
     until = now() + REMATCH_HOLD
@@ -297,16 +312,21 @@ def close(ls: LobbySeats, player: Player) -> None:
     _must_be_host(ls, player)
     _must_be_open(ls)
     ls.lobby.status = "closed"
+    ls.lobby.closes_at = None
 
 
-async def start(session: AsyncSession, ls: LobbySeats, player: Player) -> str:
+async def start(
+    session: AsyncSession, ls: LobbySeats, player: Player, timing: Timing
+) -> Game:
     _must_be_host(ls, player)
     _must_be_open(ls)
     empty = [s.seat for s in ls.free_seats()]
     if empty:
         raise Problem(409, f"Every seat must be filled first; empty: {', '.join(map(str, empty))}.")
-    game = create_game(session, ls.lobby)
+    people = {s.seat for s, _ in ls.seats if s.player_id is not None}
+    game = create_game(session, ls.lobby, people, timing)
     await session.flush()
     ls.lobby.status = "started"
     ls.lobby.game_id = game.id
-    return game.id
+    ls.lobby.closes_at = None
+    return game

@@ -1,7 +1,8 @@
 // The game frame: live view over /ws/games/{id} kept current with JSON Patch, seats, turn,
 // log, outcome, and a per-game renderer from /static/games/{kind}.js.
 import { applyPatch } from "/static/vendor/fast-json-patch/core.js";
-import { wsUrl } from "./api.js";
+import { api, wsUrl } from "./api.js";
+import { countDown, timeLeft } from "./clock.js";
 import { fill, h, ICONS, svgIcon } from "./dom.js";
 import { alertToggles, turnAlerts } from "./alerts.js";
 import { lastMove, showFirstMove } from "./marks.js";
@@ -175,6 +176,9 @@ export function gamePage(root, gameId) {
       view && view.you == null ? h("p", { class: "notice watching", "data-testid": "watching" },
         "You are watching this table.") : null,
       view ? seatsStrip(view, seatName) : null,
+      view?.table?.seats?.[view.you]?.away && !view.outcome ? h("p", { class: "turn", "data-testid": "away" },
+        "The bot is playing for you while you are away. ",
+        h("button", { type: "button", class: "primary", "data-testid": "back", onclick: back }, "Take my seat back")) : null,
       // The turn line is read out by screen readers whenever it changes.
       h("p", { class: view?.to_act.includes(view.you) && !view.outcome ? "turn yours" : "turn", "data-testid": "turn",
         "aria-live": "polite", tabindex: "-1" }, status, status && pending ? " · sending…" : ""),
@@ -183,6 +187,16 @@ export function gamePage(root, gameId) {
       flash ? h("p", { class: "error", role: "alert", "data-testid": "flash" }, flash) : null,
     );
   };
+
+  const back = async () => {
+    try {
+      await api("POST", `/api/games/${gameId}/back`); // the socket brings the change
+    } catch (err) {
+      flash = err.message;
+      draw();
+    }
+  };
+  const stopClock = countDown(parts.head);
 
   socket = new LiveSocket(wsUrl(`/ws/games/${gameId}`), {
     onStatus: (status, reason) => {
@@ -230,7 +244,10 @@ export function gamePage(root, gameId) {
     },
   });
 
-  return () => socket.close();
+  return () => {
+    stopClock();
+    socket.close();
+  };
 }
 
 async function loadRenderer(kind) {
@@ -256,6 +273,9 @@ function seatsStrip(view, seatName) {
       s.bot ? h("span", { class: "chip-icon", title: `bot (${s.bot})` }, svgIcon(ICONS.bot, { label: "bot" })) : null,
       s.seat === view.you ? h("span", { class: "tag you" }, "you") : null,
       s.conceded ? h("span", { class: "tag" }, "conceded") : null,
+      s.away && !view.outcome ? h("span", { class: "tag away", title: "away: the bot plays this seat", "data-testid": "seat-away" }, "away") : null,
+      acting && s.deadline ? h("span", { class: "countdown", "data-deadline": s.deadline, "data-testid": "countdown", title: "time left for this move" },
+        timeLeft(s.deadline)) : null,
       winner ? h("span", { class: "chip-icon trophy" }, svgIcon(ICONS.trophy, { label: "winner" })) : null);
   }));
 }

@@ -1,6 +1,7 @@
 // Home: who you are, your tables (your turn first), a new lobby for any game, and the open
 // public lobbies.
 import { api } from "./api.js";
+import { PER_MOVE_CHOICES, PER_MOVE_DEFAULT, perMove } from "./clock.js";
 import { clear, errorBox, fill, h } from "./dom.js";
 import { navigate } from "./main.js";
 import { optionsForm } from "./options.js";
@@ -76,6 +77,8 @@ function showCreate(box, games, getMe) {
     const visibility = h("select", { id: "visibility", name: "visibility", "data-testid": "visibility" },
       h("option", { value: "private", selected: true }, "Private: invite link only"),
       h("option", { value: "public" }, "Public: listed below"));
+    const clock = h("select", { id: "turn-seconds", name: "turn_seconds", "data-testid": "turn-seconds" },
+      PER_MOVE_CHOICES.map((s) => h("option", { value: s ?? "", selected: s === PER_MOVE_DEFAULT }, perMove(s))));
     const error = h("div");
     const submit = h("button", { type: "submit", class: "primary", "data-testid": "create-lobby" }, "Create lobby");
     form.onsubmit = async (event) => {
@@ -93,6 +96,7 @@ function showCreate(box, games, getMe) {
           options: options ? options.read() : {},
           seats: Number(seats.value),
           private: visibility.value === "private",
+          turn_seconds: clock.value ? Number(clock.value) : null,
         });
         navigate(`/lobbies/${lobby.id}`);
       } catch (err) {
@@ -104,7 +108,8 @@ function showCreate(box, games, getMe) {
       options ? options.element : null,
       h("div", { class: "row wrap" },
         h("div", { class: "field" }, h("label", { for: "seats" }, "Seats"), seats),
-        h("div", { class: "field" }, h("label", { for: "visibility" }, "Who can join"), visibility)),
+        h("div", { class: "field" }, h("label", { for: "visibility" }, "Who can join"), visibility),
+        h("div", { class: "field" }, h("label", { for: "turn-seconds" }, "Clock"), clock)),
       error,
       submit,
     );

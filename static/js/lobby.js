@@ -1,5 +1,6 @@
 // Lobby: invite link, seats, host controls, live over /ws/lobbies/{id}; moves everyone to the game.
 import { api, wsUrl } from "./api.js";
+import { perMove } from "./clock.js";
 import { errorBox, fill, h } from "./dom.js";
 import { navigate } from "./main.js";
 import { getPlayer, playerBox } from "./player.js";
@@ -63,8 +64,9 @@ export function lobbyPage(root, lobbyId) {
           h("h1", {}, lobby.title),
           h("span", { class: `pill ${connection}`, "data-testid": "connection" }, STATUS_TEXT[connection])),
         h("p", { class: "muted" }, lobby.private ? "Private table" : "Public table", " · ",
+          h("span", { "data-testid": "turn-seconds" }, perMove(lobby.turn_seconds)), " · ",
           closed ? "closed" : lobby.game_id ? "already started" : full ? "every seat is taken" : "waiting for players"),
-        closed ? h("p", { class: "notice", "data-testid": "closed" }, "The host closed this lobby. ",
+        closed ? h("p", { class: "notice", "data-testid": "closed" }, "This lobby is closed (by its host, or unused for a day). ",
           h("a", { href: "/", "data-nav": true }, "Back to camp")) : null,
         (seated || host) && !closed ? inviteBox(lobby) : null,
         h("ol", { class: "seats", "data-testid": "seats" }, lobby.seats.map((seat) => seatRow(seat, host, seated))),
@@ -80,8 +82,8 @@ export function lobbyPage(root, lobbyId) {
                 else if (!started) event.target.disabled = false;
               },
             }, full ? "Start the game" : "Fill every seat to start")
-            : seated ? h("p", { class: "muted" }, "Waiting for the host to start…") : null,
-          seated && !host
+            : seated && lobby.status === "open" ? h("p", { class: "muted" }, "Waiting for the host to start…") : null,
+          seated && !host && lobby.status === "open"
             ? h("button", {
               class: "quiet", onclick: async () => {
                 if (await act("POST", `/api/lobbies/${lobby.id}/leave`) !== null) navigate("/");

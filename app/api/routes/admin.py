@@ -1,22 +1,28 @@
-"""Admin inspection (bearer ``ADMIN_TOKEN``): games, full state, move log, replay, abort."""
+"""Admin inspection (bearer ``ADMIN_TOKEN``): games, full state, move log, replay, abort,
+away seats and overdue deadlines."""
 
 from fastapi import APIRouter, Query
-from sqlalchemy import select, update
+from sqlalchemy import select
 
 from app.api.deps import AdminDep, ContextDep, SessionDep
 from app.db import storable
 from app.models import Game, Lobby, Move, now
 from app.schemas import (
+    AdminAwaySeat,
+    AdminClocks,
     AdminGame,
     AdminGameSummary,
     AdminMove,
+    AdminOverdue,
+    AdminOverdueSeat,
     AdminStateAt,
     ErrorBody,
     TableSeat,
     Unprocessable,
 )
 from app.services.errors import Problem
-from app.services.games import replay, table_seats
+from app.services.clock import Clock
+from app.services.games import abort_game, replay, table_seats
 
 router = APIRouter(
     prefix="/api/admin",
@@ -101,18 +107,60 @@ async def state_at(game_id: str, session: SessionDep, at: int = Query(ge=0)) -> 
     responses={409: {"model": ErrorBody}},
 )
 async def abort(game_id: str, ctx: ContextDep) -> AdminGameSummary:
-    async with ctx.db.writing() as session:
-        row = await _game(session, game_id)
-        result = await session.execute(
-            update(Game)
-            .where(Game.id == game_id, Game.status == "active")
-            .values(status="aborted", updated_at=now(), finished_at=now())
-            .execution_options(synchronize_session=False)
-        )
-        if result.rowcount != 1:
-            raise Problem(409, f"The game is already {row.status}.")
+    async with ctx.db.session() as session:
+        await _game(session, game_id)
+    if not await abort_game(ctx.db, game_id):
+        async with ctx.db.session() as session:
+            row = await _game(session, game_id)
+        raise Problem(409, f"The game is already {row.status}.")
     async with ctx.db.session() as session:
         row = await _game(session, game_id)
         summary = AdminGameSummary(**_summary(row, await _players(session, game_id)))
     await ctx.game_changed(game_id, row.version)
     return summary
+
+
+@router.get(
+    "/clocks",
+    summary="Away seats and overdue deadlines",
+    description="`away`: seats of active games whose person's time ran out and that the bot "
+    "plays until they come back, longest away first. `overdue`: active games whose next "
+    "deadline (a bot's move, a person's time, an abandoned table's abort) has passed and not "
+    "yet been acted on, with the seats whose time has run out; normally empty or a second old.",
+)
+async def clocks(session: SessionDep, limit: int = Query(100, ge=1, le=1000)) -> AdminClocks:
+    at = now()
+    away_rows = await session.scalars(
+        select(Game)
+        .where(Game.status == "active", Game.away_since.is_not(None))
+        .order_by(Game.away_since)
+        .limit(limit)
+    )
+    away = []
+    for row in away_rows.all():
+        names = {s.seat: s.name for s in await _players(session, row.id)}
+        for seat, since in sorted(Clock.load(row.clock).away.items(), key=lambda i: i[1]):
+            name = names.get(seat, "")
+            away.append(
+                AdminAwaySeat(game_id=row.id, kind=row.kind, seat=seat, name=name, since=since)
+            )
+    due_rows = await session.scalars(
+        select(Game)
+        .where(Game.status == "active", Game.due_at <= at)
+        .order_by(Game.due_at)
+        .limit(limit)
+    )
+    overdue = []
+    for row in due_rows.all():
+        names = {s.seat: s.name for s in await _players(session, row.id)}
+        expired = [
+            AdminOverdueSeat(seat=seat, name=names.get(seat, ""), deadline=deadline)
+            for seat, deadline in sorted(Clock.load(row.clock).deadlines.items())
+            if deadline <= at
+        ]
+        overdue.append(
+            AdminOverdue(
+                game_id=row.id, kind=row.kind, version=row.version, due_at=row.due_at, seats=expired
+            )
+        )
+    return AdminClocks(away=away, overdue=overdue)

@@ -142,7 +142,12 @@ async def make_move(
     except IllegalMove as exc:
         raise Problem(422, exc.reason) from None
     after = dataclasses.replace(
-        snap, version=done.version, state=done.state, status=done.status, outcome=done.outcome
+        snap,
+        version=done.version,
+        state=done.state,
+        status=done.status,
+        outcome=done.outcome,
+        clock=done.clock,
     )
     return MoveResult(version=done.version, view=after.view(seat))
 
@@ -169,8 +174,8 @@ async def concede(game_id: str, ctx: ContextDep, player: CurrentPlayer) -> GameS
     seat = snap.seat_of(player.id)
     if seat is None:
         raise Problem(status.HTTP_403_FORBIDDEN, "You have no seat at this game.")
-    version = await games.concede(ctx.db, game_id, seat, len(snap.seats))
-    await ctx.game_changed(game_id, version)
+    changed = await games.concede(ctx.db, game_id, seat, len(snap.seats), timing=ctx.timing)
+    await ctx.game_changed(game_id, *changed)
     async with ctx.db.session() as session:
         after = await ctx.snapshot(session, game_id)
     return GameState(game_id=game_id, version=after.version, view=after.view(seat))
@@ -198,7 +203,8 @@ async def rematch(
     game_id: str, ctx: ContextDep, player: CurrentPlayer, request: Request
 ) -> LobbyOut:
     async with ctx.db.writing() as session:
-        lobby_id, version = await lobbies.rematch(session, game_id, player)
+        idle = ctx.settings.LOBBY_IDLE
+        lobby_id, version = await lobbies.rematch(session, game_id, player, idle)
     if version is not None:
         await ctx.game_event(game_id, {"type": "rematch", "lobby_id": lobby_id})
         await ctx.game_changed(game_id, version)
@@ -219,3 +225,29 @@ async def game_chat(game_id: str, session: SessionDep) -> list[ChatLine]:
     if not storable(game_id) or await session.get(Game, game_id) is None:
         raise Problem(404, "No such game.")
     return [ChatLine(**line) for line in await chat.history(session, game_id=game_id)]
+
+
+@router.post(
+    "/{game_id}/back",
+    summary="Take your seat back",
+    description="The caller's seat was marked away (their time ran out) and the bot has been "
+    "playing it: from now on the caller plays it again, and their time starts if they are to "
+    "act. Any move of theirs does the same. Harmless when the seat is not away.",
+    responses={
+        401: {"model": ErrorBody, "description": "no player token"},
+        403: {"model": ErrorBody, "description": "the caller has no seat at this game"},
+        404: {"model": ErrorBody},
+    },
+)
+async def back(game_id: str, ctx: ContextDep, player: CurrentPlayer) -> MoveResult:
+    async with ctx.db.session() as session:
+        snap = await ctx.snapshot(session, game_id)
+    seat = snap.seat_of(player.id)
+    if seat is None:
+        raise Problem(status.HTTP_403_FORBIDDEN, "You have no seat at this game.")
+    returned = await games.come_back(ctx.db, game_id, seat, timing=ctx.timing)
+    if returned is not None:
+        await ctx.game_changed(game_id, *returned)
+    async with ctx.db.session() as session:
+        snap = await ctx.snapshot(session, game_id)
+    return MoveResult(version=snap.version, view=snap.view(seat))

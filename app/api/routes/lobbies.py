@@ -62,7 +62,10 @@ async def _change(
     """One change to a lobby, in one transaction; its watchers hear of it unless it was a no-op
     (``action`` returns False)."""
     async with ctx.db.writing() as session:
-        changed = action(await lobbies.load(session, lobby_id, for_update=True))
+        ls = await lobbies.load(session, lobby_id, for_update=True)
+        changed = action(ls)
+        if changed is not False:
+            lobbies.touched(ls.lobby, ctx.settings.LOBBY_IDLE)
     if changed is not False:
         await ctx.lobby_changed(lobby_id)
     return await _out(ctx, request, lobby_id, player)
@@ -73,7 +76,8 @@ async def _change(
     status_code=status.HTTP_201_CREATED,
     summary="Create a lobby",
     description="The caller becomes the host and takes seat 0. `seats` defaults to the game's "
-    "fewest players, `private` to true (joined only by invite code).",
+    "fewest players, `private` to true (joined only by invite code), `turn_seconds` to 180 "
+    "(null: untimed). An open lobby that nobody changes for a day closes by itself.",
     responses=ERRORS | UNREADABLE_BODY | UNEXPECTED_HOST | RATE_LIMITED,
     dependencies=[rate_limit("lobbies")],
 )
@@ -81,7 +85,9 @@ async def create_lobby(
     data: LobbyCreate, ctx: ContextDep, player: CurrentPlayer, request: Request
 ) -> LobbyOut:
     async with ctx.db.writing() as session:
-        lobby_id = await lobbies.create(session, player, data, ctx.settings.MAX_OPEN_LOBBIES)
+        lobby_id = await lobbies.create(
+            session, player, data, ctx.settings.MAX_OPEN_LOBBIES, ctx.settings.LOBBY_IDLE
+        )
     return await _out(ctx, request, lobby_id, player)
 
 
@@ -228,10 +234,10 @@ async def close(
 async def start(lobby_id: str, ctx: ContextDep, player: CurrentPlayer) -> GameStarted:
     async with ctx.db.writing() as session:
         ls = await lobbies.load(session, lobby_id, for_update=True)
-        game_id = await lobbies.start(session, ls, player)
+        game = await lobbies.start(session, ls, player, ctx.timing)
     await ctx.lobby_changed(lobby_id)
-    await ctx.game_changed(game_id, 0)
-    return GameStarted(game_id=game_id)
+    await ctx.game_changed(game.id, 0, game.due_at)
+    return GameStarted(game_id=game.id)
 
 
 @router.get(

@@ -1,0 +1,178 @@
+"""Time-based work, driven by deadlines stored in the database: a bot's move, a person's clock
+running out, a table everyone has left, a lobby nobody touches.
+
+Each game row carries ``due_at``, when it next needs the server by itself; each open lobby
+``closes_at``. Any instance may act on a deadline that has come, but first claims it with one
+conditional UPDATE that moves ``due_at`` a lease ahead only if it is still due: exactly one
+instance wins, the others see no row changed and leave it. The winner does one thing (a bot
+move, which sets the next ``due_at`` in its own transaction; an abort), and if it dies
+meanwhile the lease runs out and another instance claims the deadline again. The version
+check on every move stays the last guard: two claims can never both commit a move.
+
+The instance that made a change sets a timer for the new ``due_at``, so bots move on time;
+every instance also polls for deadlines that have come (``DEADLINE_POLL``), which is how a
+stopped instance's games and deadlines set before a restart are picked up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from sqlalchemy import select, update
+
+from app.bots import bot_move
+from app.models import Game, Lobby, now
+from app.services.errors import StaleVersion
+from app.services.games import Snapshot, abort_game
+
+if TYPE_CHECKING:
+    from app.context import Context
+
+log = logging.getLogger(__name__)
+
+# How long a claimed deadline is held before another instance may claim it again: far more
+# than one bot move takes, and short enough that a crash costs only a few seconds.
+LEASE = timedelta(seconds=5)
+# Deadlines acted on per poll; the rest wait for the next one.
+BATCH = 100
+
+
+class Deadlines:
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._running: dict[str, asyncio.Task] = {}
+        self._again: set[str] = set()
+        self._poller: asyncio.Task | None = None
+
+    async def start(self) -> None:
+        if self.ctx.settings.DEADLINE_POLL:
+            self._poller = asyncio.create_task(self._poll(self.ctx.settings.DEADLINE_POLL))
+
+    async def close(self) -> None:
+        for timer in self._timers.values():
+            timer.cancel()
+        tasks = list(self._running.values()) + ([self._poller] if self._poller else [])
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def schedule(self, game_id: str, due_at: datetime | None) -> None:
+        """This instance just changed the game: be there when its next deadline comes."""
+        old = self._timers.pop(game_id, None)
+        if old is not None:
+            old.cancel()
+        if due_at is None:
+            return
+        delay = max(0.0, (due_at - now()).total_seconds())
+        self._timers[game_id] = asyncio.get_running_loop().call_later(delay, self._fire, game_id)
+
+    def _fire(self, game_id: str) -> None:
+        self._timers.pop(game_id, None)
+        self._wake(game_id)
+
+    def _wake(self, game_id: str) -> None:
+        if game_id in self._running:
+            self._again.add(game_id)
+        else:
+            self._running[game_id] = asyncio.create_task(self._run(game_id), name=f"due {game_id}")
+
+    async def _poll(self, every: float) -> None:
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.poll()
+            except Exception:
+                log.exception("looking for due deadlines failed; trying again in %s s", every)
+
+    async def poll(self) -> None:
+        at = now()
+        async with self.ctx.db.session() as session:
+            games = await session.scalars(
+                select(Game.id)
+                .where(Game.status == "active", Game.due_at <= at)
+                .order_by(Game.due_at)
+                .limit(BATCH)
+            )
+            game_ids = games.all()
+            lobbies = await session.scalars(
+                select(Lobby.id).where(Lobby.status == "open", Lobby.closes_at <= at).limit(BATCH)
+            )
+            lobby_ids = lobbies.all()
+        for game_id in game_ids:
+            self._wake(game_id)
+        for lobby_id in lobby_ids:
+            await self._close_lobby(lobby_id)
+
+    async def _run(self, game_id: str) -> None:
+        try:
+            while True:
+                self._again.discard(game_id)
+                await self._claim_and_act(game_id)
+                if game_id not in self._again:
+                    return
+        except Exception:
+            log.exception("deadline of game %s failed; retried when its lease runs out", game_id)
+        finally:
+            self._running.pop(game_id, None)
+
+    async def _claim_and_act(self, game_id: str) -> None:
+        ctx = self.ctx
+        at = now()
+        lease = at + LEASE
+        async with ctx.db.writing() as session:
+            claimed = await session.scalar(
+                update(Game)
+                .where(Game.id == game_id, Game.status == "active", Game.due_at <= at)
+                .values(due_at=lease)
+                .returning(Game.version)
+            )
+        if claimed is None:
+            return  # not due (any more), or another instance holds it
+        async with ctx.db.session() as session:
+            snap = await ctx.snapshot(session, game_id)
+        if snap.version != claimed:
+            return  # a move came in meanwhile and set the next deadline itself
+        due = snap.due(now(), ctx.timing)
+        if due is None:
+            await self._release(snap, lease)
+        elif due.action == "abort":
+            if await abort_game(ctx.db, game_id, snap.version):
+                log.info("game %s aborted: every person at the table has been away", game_id)
+                await ctx.game_changed(game_id, snap.version)
+        else:
+            assert due.seat is not None
+            try:
+                move = bot_move(snap, due.seat)
+                await ctx.move(game_id, due.seat, move, snap.version, due.played_by, known=snap)
+            except StaleVersion:
+                pass  # someone moved first; that move set the next deadline
+
+    async def _release(self, snap: Snapshot, lease: datetime) -> None:
+        """Nothing to do after all (a seat came back, say): put back the real deadline, unless
+        the game changed since the claim (then that change set it)."""
+        due_at = snap.next_due(now(), self.ctx.timing)
+        async with self.ctx.db.writing() as session:
+            result = await session.execute(
+                update(Game)
+                .where(Game.id == snap.id, Game.version == snap.version, Game.due_at == lease)
+                .values(due_at=due_at)
+                .execution_options(synchronize_session=False)
+            )
+        if result.rowcount == 1:
+            self.schedule(snap.id, due_at)
+
+    async def _close_lobby(self, lobby_id: str) -> None:
+        """An open lobby nobody touched for ``LOBBY_IDLE`` closes; the UPDATE is the claim."""
+        async with self.ctx.db.writing() as session:
+            result = await session.execute(
+                update(Lobby)
+                .where(Lobby.id == lobby_id, Lobby.status == "open", Lobby.closes_at <= now())
+                .values(status="closed", closes_at=None)
+                .execution_options(synchronize_session=False)
+            )
+        if result.rowcount == 1:
+            await self.ctx.lobby_changed(lobby_id)

@@ -1,0 +1,269 @@
+"""Time-based work claimed from the database: bots of a stopped instance, clocks, absent
+players, abandoned tables and idle lobbies."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import create_async_engine
+from websockets.sync.client import connect
+
+from app.models import Game
+from app.services.clock import Clock
+from tests.app.processes import spawned
+from tests.app.sockets import Socket, next_lobby
+
+
+def on(server, player):
+    """``player``'s client for another instance: the same token works everywhere."""
+    client = server.client()
+    client.token, client.id, client.name = player.token, player.id, player.name
+    client.headers["Authorization"] = f"Bearer {player.token}"
+    return client
+
+
+def play_until(server, client, game_id, predicate):
+    """``client`` (seat 0) makes its first legal move until ``predicate(state)``."""
+    state = server.state(client, game_id)
+    while not predicate(state):
+        assert 0 in state["view"]["to_act"], "seat 0 cannot bring this about alone"
+        move = state["view"]["legal_moves"][0]["move"]
+        body = {"move": move, "expect_version": state["version"]}
+        r = client.post(f"/api/games/{game_id}/moves", json=body)
+        assert r.status_code == 200, r.text
+        state = r.json()
+    return state
+
+
+@pytest.mark.redis
+def test_a_bot_turn_left_by_a_killed_instance_is_played_once_by_the_survivor(
+    database_url, redis_url, redis_prefix, tmp_path
+):
+    settings = {"REDIS_URL": redis_url, "REDIS_PREFIX": redis_prefix, "BOT_DELAY": 1}
+    with spawned(tmp_path / "a.log", database_url, **settings) as a, spawned(
+        tmp_path / "b.log", database_url, **settings
+    ) as b:
+        ana = a.guest("Ana")
+        game_id = a.start_game(ana, bots=("random",))
+        # Ana's move on A hands the turn to the bot; A owns it and dies before it moves.
+        state = play_until(a, ana, game_id, lambda s: 0 not in s["view"]["to_act"] or False)
+        waiting_at = state["version"]
+        a.kill()
+        killed_at = time.monotonic()
+        survivor = on(b, ana)
+        b.wait_for(survivor, game_id, lambda s: s["version"] > waiting_at, tries=500)
+        assert time.monotonic() - killed_at < 5
+        time.sleep(1.5)
+        moves = b.admin().get(f"/api/admin/games/{game_id}/moves").json()
+        assert [m["seq"] for m in moves] == list(range(1, len(moves) + 1))
+        assert moves[waiting_at]["seat"] == 1
+
+
+def run_sql(database_url, statement):
+    async def go():
+        engine = create_async_engine(database_url)
+        try:
+            async with engine.begin() as conn:
+                return await conn.execute(statement)
+        finally:
+            await engine.dispose()
+
+    return asyncio.run(go())
+
+
+def time_runs_out(database_url, game_id, seat):
+    """``seat``'s deadline passes now: as if its person had left the table ``turn_seconds`` ago."""
+    row = run_sql(database_url, select(Game.clock).where(Game.id == game_id)).one()
+    clock = Clock.load(row.clock)
+    past = datetime.now(UTC) - timedelta(seconds=1)
+    assert seat in clock.deadlines, "only a person who is to act has a deadline"
+    clock.deadlines[seat] = past
+    run_sql(
+        database_url,
+        update(Game).where(Game.id == game_id).values(clock=clock.dump(), due_at=past),
+    )
+
+
+def seat_of(view, seat):
+    return view["table"]["seats"][seat]
+
+
+# Tests here start their own servers: one left running would act on the others' deadlines.
+
+
+def test_a_lobby_has_a_clock_unless_the_host_wants_none(database_url, serve):
+    with serve(database_url) as live:
+        ana = live.guest("Ana")
+        assert live.lobby(ana)["turn_seconds"] == 180
+        assert live.lobby(ana, turn_seconds=None)["turn_seconds"] is None
+        assert live.lobby(ana, turn_seconds=600)["turn_seconds"] == 600
+        for wrong in (9, 7 * 24 * 3600 + 1):
+            r = ana.post("/api/lobbies", json={"game": "hike", "turn_seconds": wrong})
+            assert r.status_code == 422
+
+
+def test_the_table_shows_each_acting_persons_deadline(database_url, serve):
+    with serve(database_url) as live:
+        ana, ben = live.guest("Ana"), live.guest("Ben")
+        lobby = live.lobby(ana, seats=3, turn_seconds=60)
+        ben.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]})
+        ana.post(f"/api/lobbies/{lobby['id']}/bots", json={"seat": 2, "level": "random"})
+        before = datetime.now(UTC)
+        game_id = ana.post(f"/api/lobbies/{lobby['id']}/start").json()["game_id"]
+        view = live.state(ben, game_id)["view"]
+        assert view["table"]["turn_seconds"] == 60
+        for seat in range(3):
+            entry = seat_of(view, seat)
+            assert entry["away"] is False
+            if seat in view["to_act"] and seat != 2:
+                deadline = datetime.fromisoformat(entry["deadline"])
+                assert before + timedelta(seconds=59) < deadline
+                assert deadline < datetime.now(UTC) + timedelta(seconds=61)
+            else:
+                assert entry["deadline"] is None
+        untimed = live.lobby(ana, seats=2, turn_seconds=None)
+        ana.post(f"/api/lobbies/{untimed['id']}/bots", json={"seat": 1, "level": "random"})
+        game_id = ana.post(f"/api/lobbies/{untimed['id']}/start").json()["game_id"]
+        table = live.state(ana, game_id)["view"]["table"]
+        assert table["turn_seconds"] is None
+        assert [s["deadline"] for s in table["seats"]] == [None, None]
+
+
+@pytest.mark.redis
+def test_a_deadline_running_out_with_two_instances_gives_one_bot_move(
+    database_url, redis_url, redis_prefix, serve
+):
+    settings = {"REDIS_URL": redis_url, "REDIS_PREFIX": redis_prefix, "DEADLINE_POLL": 0.02}
+    with serve(database_url, **settings) as a, serve(database_url, **settings) as b:
+        ana, ben = a.guest("Ana"), a.guest("Ben")
+        game_id = a.start_game(ana, ben)
+        state = a.state(ana, game_id)
+        late = state["view"]["to_act"][0]
+        ben_ws = Socket(b, game_id, ben.token)
+        try:
+            time_runs_out(database_url, game_id, late)
+            ben_ws.until_version(state["version"] + 1)
+            assert seat_of(ben_ws.view, late)["away"] is True
+            time.sleep(0.3)
+            moves = a.admin().get(f"/api/admin/games/{game_id}/moves").json()
+            assert moves[state["version"]]["seat"] == late
+            assert [m["seq"] for m in moves] == list(range(1, len(moves) + 1))
+            ben_ws.until_version(len(moves))
+            assert ben_ws.view == b.state(on(b, ben), game_id)["view"]
+        finally:
+            ben_ws.close()
+
+
+def until_acting(server, game_id, seat, players):
+    """The others make their first legal move until ``seat`` is to act; its state."""
+    while True:
+        state = server.state(players[seat], game_id)
+        acting = state["view"]["to_act"]
+        if seat in acting:
+            return state
+        mover = players[acting[0]]
+        move = server.state(mover, game_id)["view"]["legal_moves"][0]["move"]
+        body = {"move": move, "expect_version": state["version"]}
+        assert mover.post(f"/api/games/{game_id}/moves", json=body).status_code == 200
+
+
+def test_a_person_comes_back_by_moving_or_by_saying_so(database_url, serve):
+    # The stand-in waits 3 s before each move, long enough for the person to get in first.
+    with serve(database_url, BOT_DELAY=3, DEADLINE_POLL=0.05) as live:
+        ana, ben = live.guest("Ana"), live.guest("Ben")
+        game_id = live.start_game(ana, ben)
+        players = [ana, ben]
+        for how in ("move", "back"):
+            state = until_acting(live, game_id, 0, players)
+            time_runs_out(database_url, game_id, 0)
+            state = live.wait_for(ana, game_id, lambda s: seat_of(s["view"], 0)["away"])
+            assert seat_of(live.state(ben, game_id)["view"], 0)["away"] is True
+            moves = live.admin().get(f"/api/admin/games/{game_id}/moves").json()
+            timed_out = moves[-1]
+            assert timed_out["seat"] == 0
+            state = until_acting(live, game_id, 0, players)
+            if how == "move":
+                move = state["view"]["legal_moves"][0]["move"]
+                body = {"move": move, "expect_version": state["version"]}
+                r = ana.post(f"/api/games/{game_id}/moves", json=body)
+            else:
+                r = ana.post(f"/api/games/{game_id}/back")
+            assert r.status_code == 200, r.text
+            view = r.json()["view"]
+            assert seat_of(view, 0)["away"] is False
+            if 0 in view["to_act"]:
+                assert seat_of(view, 0)["deadline"] is not None
+        # Saying so again, or from a seat that is not away, changes nothing.
+        now_at = live.state(ana, game_id)["version"]
+        assert ana.post(f"/api/games/{game_id}/back").json()["version"] == now_at
+        assert live.client().post(f"/api/games/{game_id}/back").status_code == 401
+        stranger = live.guest("Cy")
+        assert stranger.post(f"/api/games/{game_id}/back").status_code == 403
+
+
+def test_a_deadline_that_ran_out_while_no_server_ran_is_acted_on_after_the_restart(
+    database_url, serve
+):
+    with serve(database_url, DEADLINE_POLL=0) as first:
+        ana, ben = first.guest("Ana"), first.guest("Ben")
+        game_id = first.start_game(ana, ben)
+        state = first.state(ana, game_id)
+        tokens = (ana.token, ben.token)
+    late = state["view"]["to_act"][0]
+    time_runs_out(database_url, game_id, late)
+    with serve(database_url) as second:
+        client = second.client()
+        client.headers["Authorization"] = f"Bearer {tokens[late]}"
+        after = second.wait_for(client, game_id, lambda s: s["version"] > state["version"])
+        assert seat_of(after["view"], late)["away"] is True
+        moves = second.admin().get(f"/api/admin/games/{game_id}/moves").json()
+        assert moves[state["version"]]["seat"] == late
+
+
+def test_a_game_everyone_has_left_waits_then_is_aborted(database_url, serve):
+    with serve(database_url, DEADLINE_POLL=0.05, ABANDON_AFTER=1) as live:
+        ana = live.guest("Ana")
+        game_id = live.start_game(ana, bots=("random",))
+        state = until_acting(live, game_id, 0, [ana])
+        time_runs_out(database_url, game_id, 0)
+        # The stand-in makes the move that ran out; then nobody is left to play for.
+        ended = live.wait_for(ana, game_id, lambda s: s["view"]["table"]["status"] != "active")
+        assert ended["view"]["table"]["status"] == "aborted"
+        assert ended["version"] == state["version"] + 1
+        assert seat_of(ended["view"], 0)["away"] is True
+
+
+def test_the_admin_lists_overdue_deadlines_and_away_seats(database_url, serve):
+    with serve(database_url, DEADLINE_POLL=0) as idle:
+        ana, ben = idle.guest("Ana"), idle.guest("Ben")
+        game_id = idle.start_game(ana, ben)
+        late = idle.state(ana, game_id)["view"]["to_act"][0]
+        time_runs_out(database_url, game_id, late)
+        admin = idle.admin()
+        overdue = admin.get("/api/admin/clocks").json()["overdue"]
+        mine = [o for o in overdue if o["game_id"] == game_id]
+        assert len(mine) == 1 and mine[0]["kind"] == "hike"
+        assert [s["seat"] for s in mine[0]["seats"]] == [late]
+        assert mine[0]["seats"][0]["name"] == ("Ana", "Ben")[late]
+        with serve(database_url, DEADLINE_POLL=0.05) as acting:
+            acting.wait_for(on(acting, ana), game_id, lambda s: seat_of(s["view"], late)["away"])
+        clocks = admin.get("/api/admin/clocks").json()
+        assert game_id not in [o["game_id"] for o in clocks["overdue"]]
+        away = [a for a in clocks["away"] if a["game_id"] == game_id]
+        assert [(a["seat"], a["name"]) for a in away] == [(late, ("Ana", "Ben")[late])]
+
+
+def test_an_idle_lobby_closes_and_its_sockets_see_it(database_url, serve):
+    with serve(database_url, DEADLINE_POLL=0.05, LOBBY_IDLE=0.5) as live:
+        ana, ben = live.guest("Ana"), live.guest("Ben")
+        lobby = live.lobby(ana, seats=2)
+        with connect(f"{live.ws_url}/ws/lobbies/{lobby['id']}?token={ana.token}") as ws:
+            assert next_lobby(ws)["status"] == "open"
+            assert next_lobby(ws)["status"] == "closed"
+        r = ben.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]})
+        assert r.status_code == 409 and r.json()["detail"] == "The lobby is closed."
+        assert lobby["id"] not in [x["id"] for x in live.client().get("/api/lobbies").json()]
