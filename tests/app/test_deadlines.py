@@ -12,8 +12,11 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import create_async_engine
 from websockets.sync.client import connect
 
+from app.db import Database
 from app.models import Game
-from app.services.clock import Clock
+from app.services.clock import Clock, Timing
+from app.services.errors import StaleVersion
+from app.services.games import commit_move
 from tests.app.processes import spawned
 from tests.app.sockets import Socket, next_lobby
 
@@ -267,3 +270,28 @@ def test_an_idle_lobby_closes_and_its_sockets_see_it(database_url, serve):
         r = ben.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]})
         assert r.status_code == 409 and r.json()["detail"] == "The lobby is closed."
         assert lobby["id"] not in [x["id"] for x in live.client().get("/api/lobbies").json()]
+
+
+def test_a_bot_move_for_a_seat_its_person_plays_is_refused(database_url, serve):
+    """The bot chose a move while the seat was away or late; by the time it commits, the person
+    is back (or has a new deadline): the move is refused as stale and nothing is written."""
+
+    async def bot_moves(game_id, seat, move, version, played_by):
+        db = Database(database_url)
+        try:
+            await commit_move(
+                db, game_id, seat, move, version, timing=Timing(0, 60), played_by=played_by
+            )
+        finally:
+            await db.dispose()
+
+    with serve(database_url, DEADLINE_POLL=0) as live:
+        ana, ben = live.guest("Ana"), live.guest("Ben")
+        game_id = live.start_game(ana, ben)
+        state = live.state(ana, game_id)
+        seat = state["view"]["to_act"][0]
+        move = live.state((ana, ben)[seat], game_id)["view"]["legal_moves"][0]["move"]
+        for played_by in ("bot", "clock"):
+            with pytest.raises(StaleVersion):
+                asyncio.run(bot_moves(game_id, seat, move, state["version"], played_by))
+        assert live.state(ana, game_id) == state
