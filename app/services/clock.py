@@ -62,6 +62,12 @@ def _time(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
+def _deadline(now: datetime, turn_seconds: int) -> datetime:
+    """``turn_seconds`` from now, on the next whole second: views show it without fractions."""
+    later = now + timedelta(seconds=turn_seconds)
+    return later.replace(microsecond=0) + timedelta(seconds=1 if later.microsecond else 0)
+
+
 def started(
     acting: list[int], people: set[int], turn_seconds: int | None, now: datetime
 ) -> Clock:
@@ -95,7 +101,7 @@ def back(
     away = {s: t for s, t in clock.away.items() if s != seat}
     deadlines = dict(clock.deadlines)
     if seat in acting and turn_seconds is not None:
-        deadlines[seat] = now + timedelta(seconds=turn_seconds)
+        deadlines[seat] = _deadline(now, turn_seconds)
     return Clock(deadlines, away)
 
 
@@ -109,7 +115,7 @@ def _deadlines(
 ) -> Clock:
     deadlines = {}
     if turn_seconds is not None:
-        fresh = now + timedelta(seconds=turn_seconds)
+        fresh = _deadline(now, turn_seconds)
         for seat in acting:
             if seat in people and seat not in clock.away:
                 kept = clock.deadlines.get(seat) if seat != mover else None

@@ -62,6 +62,12 @@ def test_an_untimed_table_has_no_deadlines_but_bots_still_move():
     assert clock.due_at(started, [0, 1], {0}, TIMING, T0) == at(0.5)
 
 
+def test_deadlines_fall_on_whole_seconds():
+    started = clock.started([0], {0}, 60, at(0.25))
+    assert started.deadlines == {0: at(61)}
+    assert clock.back(Clock(away={0: T0}), 0, [0], 60, at(2)).deadlines == {0: at(62)}
+
+
 def test_the_clock_round_trips_through_json():
     held = Clock(deadlines={0: at(60), 2: at(61)}, away={1: at(3)})
     assert Clock.load(held.dump()) == held
