@@ -494,7 +494,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp, database(args.postgres, tmp) as url:
         upgrade(url)
         env = os.environ | {"DATABASE_URL": url, "BOT_DELAY": "0.5", "ADMIN_TOKEN": "",
-                            "TRUSTED_PROXIES": "127.0.0.1", "BOT_SWEEP": "5"}
+                            "TRUSTED_PROXIES": "127.0.0.1"}
         redis = Redis() if shutil.which("redis-server") else None
         if redis is not None:
             env |= {"REDIS_URL": redis.url, "REDIS_PREFIX": f"abuse-{redis.port}:"}
@@ -506,7 +506,7 @@ def main() -> int:
             backend = "PostgreSQL" if args.postgres else "SQLite"
             shape = "two instances and Redis" if redis else "one instance (no redis-server)"
             print(f"Abuse bench, {backend}, {shape}, default limits, BOT_DELAY 0.5, "
-                  "BOT_SWEEP 5\n", flush=True)
+                  "DEADLINE_POLL 1\n", flush=True)
             asyncio.run(run_and_check_log(instances, redis))
         finally:
             for instance in instances:
