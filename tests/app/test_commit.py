@@ -8,6 +8,7 @@ import asyncio
 import pytest
 
 from app.db import Database
+from app.services.clock import Timing
 from app.services.errors import StaleVersion
 from app.services.games import commit_move, load_snapshot
 from engine.core import IllegalMove
@@ -29,7 +30,9 @@ def commit(database_url: str, game_id: str, seat: int, move: dict, version: int,
     async def run():
         db = Database(database_url)
         try:
-            return await commit_move(db, game_id, seat, move, version, known=known)
+            return await commit_move(
+                db, game_id, seat, move, version, timing=Timing(0, 60), known=known
+            )
         finally:
             await db.dispose()
 
