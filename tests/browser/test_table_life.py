@@ -1,11 +1,17 @@
 """A table's life in the browser: your tables on the home page, a rename that keeps the seats,
-chat shown as text, concede and rematch."""
+chat shown as text, concede and rematch, and a player who leaves, runs out of time, comes back
+and plays again."""
 
 from __future__ import annotations
 
+import random
+import time
+
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 PHONE = 375
+LIVE_MOVES = '[data-testid="move"]:not([disabled]):not([aria-disabled="true"])'
 
 
 def set_name(page: Page, name: str) -> None:
@@ -129,3 +135,74 @@ def test_concede_after_confirming_then_a_rematch_for_both(new_page):
     ben.get_by_test_id("start").click()
     ben.wait_for_url("**/games/*")
     ana.wait_for_url(ben.url)
+
+
+def click_a_move(page: Page, rng: random.Random) -> bool:
+    """Take back an away seat, else click one of the page's legal moves (early on, prefer
+    drawing): False when there was nothing to do."""
+    back = page.get_by_test_id("back")
+    if back.count() and back.is_visible():
+        back.click()
+        return True
+    moves = page.locator(LIVE_MOVES)
+    labels = moves.evaluate_all("els => els.map(e => e.title || e.textContent)")
+    if not labels:
+        return False
+    draws = [i for i, label in enumerate(labels) if label.startswith("Draw a card")]
+    pick = draws[0] if draws and rng.random() < 0.6 else rng.randrange(len(labels))
+    try:
+        moves.nth(pick).click(timeout=2000)
+    except PlaywrightTimeout:
+        return False  # the table was redrawn under the click; look again
+    return True
+
+
+def test_a_player_who_left_finds_the_table_takes_the_seat_back_and_plays_again(new_page):
+    ana, ben = new_page("/"), new_page("/")
+    set_name(ana, "Ana")
+    set_name(ben, "Ben")
+    lobby = api(ana, "POST", "/api/lobbies", {"game": "hike", "seats": 2, "turn_seconds": 10})
+    api(ben, "POST", "/api/lobbies/join", {"invite_code": lobby["invite_code"]})
+    game_id = api(ana, "POST", f"/api/lobbies/{lobby['id']}/start")["game_id"]
+    view = api(ana, "GET", f"/api/games/{game_id}/state")["view"]
+    # Whoever acts first closes the tab; their clock runs out.
+    leaver, stayer = (ana, ben) if view["you"] in view["to_act"] else (ben, ana)
+    away_seat = 0 if leaver is ana else 1
+    stayer.goto(f"/games/{game_id}")
+    expect(stayer.get_by_test_id("countdown")).to_be_visible()
+    context = leaver.context
+    leaver.close()
+
+    strip = stayer.get_by_test_id("seat-strip").locator("li").nth(away_seat)
+    expect(strip.get_by_test_id("seat-away")).to_be_visible(timeout=30_000)
+    # The bot made the absent player's move: the turn has come round.
+    expect(stayer.get_by_test_id("turn")).to_have_text("Your turn", timeout=15_000)
+
+    # Back at the site: the table is in the home page's list, and the seat comes back.
+    leaver = context.new_page()
+    leaver.goto("/")
+    row = leaver.locator(f'[data-testid="my-game"][data-game-id="{game_id}"]')
+    row.get_by_role("link").click()
+    leaver.wait_for_url(f"**/games/{game_id}")
+    expect(leaver.get_by_test_id("away")).to_be_visible()
+    leaver.get_by_test_id("back").click()
+    expect(strip.get_by_test_id("seat-away")).to_have_count(0)
+
+    rng = random.Random(9)
+    deadline = time.monotonic() + 240
+    while not (leaver.get_by_test_id("outcome").is_visible() and stayer.get_by_test_id("outcome").is_visible()):
+        assert time.monotonic() < deadline, "the game did not finish"
+        moved = [click_a_move(page, rng) for page in (leaver, stayer)]
+        if not any(moved):
+            stayer.wait_for_timeout(50)
+    expect(leaver.get_by_test_id("winner")).to_contain_text("win")
+
+    # Both play again: one opens the rematch, the other joins it with one click.
+    stayer.get_by_test_id("rematch").click()
+    stayer.wait_for_url("**/lobbies/*")
+    expect(leaver.get_by_test_id("rematch")).to_have_text("Join the rematch")
+    leaver.get_by_test_id("rematch").click()
+    leaver.wait_for_url(stayer.url)
+    for page in (leaver, stayer):
+        expect(page.get_by_test_id("seat").nth(0)).to_contain_text("Ana")
+        expect(page.get_by_test_id("seat").nth(1)).to_contain_text("Ben")
