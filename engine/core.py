@@ -168,6 +168,25 @@ class Game(ABC, Generic[S, M]):
         return state.model_dump_json()
 
 
+_set = object.__setattr__
+
+
+def copy_model(model: M, changes: dict[str, Any]) -> M:
+    """``model.model_copy(update=changes)`` (shallow, not validated) at a fraction of its
+    cost, for models without private or extra attributes: a playout copies its state on
+    every move."""
+    if model.__pydantic_private__ is not None or model.__pydantic_extra__ is not None:
+        return model.model_copy(update=changes)
+    new = model.__class__.__new__(model.__class__)
+    fields = model.__dict__.copy()
+    fields.update(changes)
+    _set(new, "__dict__", fields)
+    _set(new, "__pydantic_extra__", None)
+    _set(new, "__pydantic_fields_set__", model.__pydantic_fields_set__ | changes.keys())
+    _set(new, "__pydantic_private__", None)
+    return new
+
+
 def _first_error(exc: ValidationError) -> str:
     err = exc.errors()[0]
     where = ".".join(str(p) for p in err.get("loc", ()))
@@ -206,13 +225,58 @@ def full_view(game: Game[S, M], state: S, seat: int | None, legal: list | None =
         "you": seat,
         "to_act": game.to_act(state),
         "legal_moves": [
-            {"move": m.model_dump(mode="json"), "label": game.describe(state, seat, m)}
+            {"move": move_json(m), "label": game.describe(state, seat, m)}
             for m in legal
         ],
-        "log": [e.public for e in state.log],
+        "log": log_view(state.log),
         "outcome": outcome.model_dump(mode="json") if outcome else None,
         **game.view(state, seat),
     }
+
+
+_LOG_VIEWS: dict[int, tuple[Event, int, list[dict]]] = {}
+"""The view form of recent logs, by the id of their last entry (kept alive here, so the id
+is not reused): a state's log is the log of the state before it plus a few entries, so each
+view extends the last one's instead of going over the whole log again."""
+_LOG_VIEWS_KEPT = 64
+_LOG_LOOKBACK = 8
+
+
+def log_view(log: list[Event]) -> list[dict]:
+    """The log as views show it (a new list; its entries are shared)."""
+    n = len(log)
+    shown: list[dict] | None = None
+    for i in range(n - 1, max(n - 1 - _LOG_LOOKBACK, -1), -1):
+        hit = _LOG_VIEWS.get(id(log[i]))
+        if hit is not None and hit[0] is log[i] and hit[1] == i + 1:
+            shown = hit[2] + [e.public for e in log[i + 1:]]
+            break
+    if shown is None:
+        shown = [e.public for e in log]
+    if n:
+        _LOG_VIEWS[id(log[-1])] = (log[-1], n, shown)
+        if len(_LOG_VIEWS) > _LOG_VIEWS_KEPT:
+            del _LOG_VIEWS[next(iter(_LOG_VIEWS))]
+    return list(shown)
+
+
+_MOVE_JSON: dict[int, tuple[BaseModel, dict]] = {}
+"""The JSON of frozen moves, by id (the move kept alive here, so the id is not reused):
+games build their legal moves once, so the same move objects come back step after step."""
+_MOVE_JSON_KEPT = 4096
+
+
+def move_json(move: BaseModel) -> dict:
+    """``move.model_dump(mode="json")``, shared between views for a frozen move."""
+    hit = _MOVE_JSON.get(id(move))
+    if hit is not None and hit[0] is move:
+        return hit[1]
+    data = move.model_dump(mode="json")
+    if move.model_config.get("frozen"):
+        _MOVE_JSON[id(move)] = (move, data)
+        if len(_MOVE_JSON) > _MOVE_JSON_KEPT:
+            del _MOVE_JSON[next(iter(_MOVE_JSON))]
+    return data
 
 
 def random_bot(view: dict, legal: list, rng: random.Random):

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.core import BaseState, Rng
+from engine.core import BaseState, copy_model
 
 COINS = [0, 1, 2, 2, 3, 4]
 SEAT_NAMES = ["Red", "Blue"]
@@ -94,9 +94,9 @@ class CampingLifeState(BaseState):
     def clone(self) -> CampingLifeState:
         """A copy that shares nothing mutable with ``self`` (cheaper than a deep copy)."""
         lists = {name: list(getattr(self, name)) for name in _FLAT_LISTS}
-        return self.model_copy(update={
+        return copy_model(self, {
             **lists,
-            "rng": Rng(state=self.rng.state),
+            "rng": copy_model(self.rng, {}),
             "log": list(self.log),
             "areas": [list(a) for a in self.areas],
             "coins": [list(c) for c in self.coins],

@@ -119,3 +119,6 @@ CARDS: tuple[Card, ...] = _build()
 DECK_SIZE = len(CARDS)
 SPACE_BITS = {s: 1 << i for i, s in enumerate(SPACES)}
 ALLOWED_MASK: tuple[int, ...] = tuple(sum(SPACE_BITS[s] for s in c.spaces) for c in CARDS)
+MILES: tuple[int, ...] = tuple(c.miles for c in CARDS)
+CARD_JSON: tuple[dict, ...] = tuple(c.to_json() for c in CARDS)
+"""Each card's view form, built once and shared by every view: views are never changed."""

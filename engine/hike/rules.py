@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.core import IllegalMove, Outcome, Rng
+from engine.core import IllegalMove, Outcome, Rng, copy_model
 from engine.hike import backpack as bpk
 from engine.hike.cards import (
     BEAR,
@@ -56,6 +56,8 @@ DRAW, TAKE_HIKE, JOIN, STAY, CONTINUE, DROP_OUT = (
     DropOut(),
 )
 PACK = {sp: Pack(space=sp) for sp in SPACES}
+DISCARD = tuple(Discard(card=c) for c in range(DECK_SIZE))
+SCORE = tuple(DropOut(score=c) for c in range(DECK_SIZE))
 
 
 class Options(BaseModel):
@@ -229,7 +231,7 @@ def legal_moves(s: HikeState, seat: int) -> list:
     if seat not in to_act(s):
         return []
     if s.phase == "setup":
-        return [Discard(card=c) for c in one_per_item(setup_discards(s.dealt[seat]))]
+        return [DISCARD[c] for c in one_per_item(setup_discards(s.dealt[seat]))]
     if s.phase == "turn":
         if bpk.contents(s.backpacks[seat]):
             return [DRAW, TAKE_HIKE]
@@ -241,17 +243,17 @@ def legal_moves(s: HikeState, seat: int) -> list:
             return [PACK[sp] for sp in spaces]
         options = bpk.fit_discards(bp, s.pending)
         options.sort(key=lambda c: c != s.pending)
-        return [Discard(card=c) for c in one_per_item(options)]
+        return [DISCARD[c] for c in one_per_item(options)]
     if s.phase == "join":
         return [JOIN, STAY]
     if s.phase == "resolve":
-        return [Discard(card=c) for c in debt_choices(s, seat)]
+        return [DISCARD[c] for c in debt_choices(s, seat)]
     # decide
     hike = s.hike
     moves = [CONTINUE] if can_draw(s) else []
     items = [c for c in hike.pile if CARDS[c].is_item]
     if len(hike.hikers) > 1:
-        moves.extend(DropOut(score=c) for c in one_per_item(items))
+        moves.extend(SCORE[c] for c in one_per_item(items))
     moves.append(DROP_OUT)
     return moves
 
@@ -261,9 +263,10 @@ def legal_moves(s: HikeState, seat: int) -> list:
 
 def _copy(s: HikeState) -> HikeState:
     """A copy safe to mutate. The log is append-only, so its entries are shared."""
-    return s.model_copy(
-        update={
-            "rng": s.rng.model_copy(),
+    return copy_model(
+        s,
+        {
+            "rng": copy_model(s.rng, {}),
             "log": list(s.log),
             "draw_pile": list(s.draw_pile),
             "discard_pile": list(s.discard_pile),
@@ -277,8 +280,9 @@ def _copy(s: HikeState) -> HikeState:
 
 
 def _copy_hike(h: Hike) -> Hike:
-    return h.model_copy(
-        update={
+    return copy_model(
+        h,
+        {
             "joined": list(h.joined),
             "hikers": list(h.hikers),
             "pile": list(h.pile),

@@ -46,34 +46,36 @@ The view (merged by ``engine.core.full_view`` with ``you``, ``to_act``, ``legal_
 
 from __future__ import annotations
 
-from engine.hike.cards import CARDS, SPACES
+from engine.hike.cards import CARD_JSON, MILES, SPACES
 from engine.hike.state import HikeState
 
 
 def _card(card_id: int | None) -> dict | None:
-    return None if card_id is None else CARDS[card_id].to_json()
+    return None if card_id is None else CARD_JSON[card_id]
 
 
 def _miles(cards) -> int:
-    return sum(CARDS[c].miles for c in cards if c is not None)
+    return sum([MILES[c] for c in cards if c is not None])
 
 
 def view(s: HikeState, seat: int | None) -> dict:
     hike = s.hike
+    hikers = hike.hikers if hike is not None else ()
     seats = []
     for p in range(s.players):
         bp = s.backpacks[p]
         debt = s.debts[p]
+        scored = s.scoring[p]
         seats.append(
             {
                 "seat": p,
-                "backpack": {sp: _card(bp[sp]) for sp in SPACES},
+                "backpack": {sp: None if (c := bp[sp]) is None else CARD_JSON[c] for sp in SPACES},
                 "backpack_miles": _miles(bp.values()),
-                "unpacked": [_card(c) for c in s.dealt[p]] if s.dealt else [],
-                "scored": [_card(c) for c in s.scoring[p]],
-                "score": _miles(s.scoring[p]),
+                "unpacked": [CARD_JSON[c] for c in s.dealt[p]] if s.dealt else [],
+                "scored": [CARD_JSON[c] for c in scored],
+                "score": _miles(scored),
                 "owes": debt.model_dump(mode="json") if debt else None,
-                "hiking": hike is not None and p in hike.hikers,
+                "hiking": p in hikers,
             }
         )
     hike_view = None
@@ -84,7 +86,7 @@ def view(s: HikeState, seat: int | None) -> dict:
             "joined": list(hike.joined),
             "hikers": list(hike.hikers),
             "dropped_out": [p for p in hike.joined if p not in hike.hikers],
-            "pile": [_card(c) for c in hike.pile],
+            "pile": [CARD_JSON[c] for c in hike.pile],
             "pile_miles": _miles(hike.pile),
             "asking": list(hike.to_ask) if s.phase in ("join", "decide") else [],
         }
