@@ -9,6 +9,7 @@ of 4; the area is then moved back into the grid, keeping its shape.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from engine.camping_life.scoring import CELLS, COLS, ROWS
 
@@ -29,12 +30,18 @@ def _fits(cells: list[Cell]) -> bool:
 def targets(area: Sequence[object | None]) -> list[Cell]:
     """Every cell a card may go to: any cell of the grid at first, then a cell beside a card
     of the area such that the whole area still fits in 3 rows of 4."""
-    taken = occupied(area)
+    return list(_targets(tuple(c is not None for c in area)))
+
+
+@lru_cache(maxsize=4096)
+def _targets(filled: tuple[bool, ...]) -> tuple[Cell, ...]:
+    """``targets`` by which cells are filled, all that it depends on."""
+    taken = [divmod(i, COLS) for i in range(CELLS) if filled[i]]
     if not taken:
-        return [divmod(i, COLS) for i in range(CELLS)]
+        return tuple(divmod(i, COLS) for i in range(CELLS))
     here = set(taken)
     beside = {(r + dr, c + dc) for r, c in taken for dr, dc in STEPS} - here
-    return sorted(cell for cell in beside if _fits([*taken, cell]))
+    return tuple(sorted(cell for cell in beside if _fits([*taken, cell])))
 
 
 def place(area: Sequence[int | None], row: int, col: int, card: int) -> list[int | None]:

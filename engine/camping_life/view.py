@@ -61,9 +61,16 @@ def _card(i: int | None) -> dict | None:
 
 
 @lru_cache(maxsize=4096)
-def _terrain_score(area: tuple[int | None, ...]) -> int:
+def _area(area: tuple[int | None, ...]) -> tuple[list[list[dict | None]], int, int]:
+    """An area's grid of cards, its card count and terrain score: the same area is seen by
+    many views in a row, which share these."""
     cards = area_of(area)
-    return sum(score(cards) for score in TERRAIN_SCORES.values())
+    return (
+        [[None if c is None else CARD_JSON[c] for c in area[r * COLS:(r + 1) * COLS]]
+         for r in range(ROWS)],
+        sum(1 for c in area if c is not None),
+        sum(score(cards) for score in TERRAIN_SCORES.values()),
+    )
 
 
 def view(s: CampingLifeState, seat: int | None) -> dict:
@@ -91,9 +98,22 @@ def view(s: CampingLifeState, seat: int | None) -> dict:
         "placing": ({"seat": s.placements[0].seat, "card": _card(s.placements[0].card)}
                     if s.placements else None),
         "waiting": [{"seat": p.seat, "card": _card(p.card)} for p in s.placements[1:]],
-        "last_round": _last_round(s.last_round),
+        "last_round": _last_round_shared(s.last_round),
         "seats": [_seat(s, p, seat) for p in range(s.players)],
     }
+
+
+_LAST_ROUND: list[tuple[RoundSummary | None, dict | None]] = [(None, None)]
+"""The view form of the last round summary seen, with it. A summary is replaced, never
+changed, and the same one is shown for a whole round."""
+
+
+def _last_round_shared(r: RoundSummary | None) -> dict | None:
+    seen, shown = _LAST_ROUND[0]
+    if seen is not r:
+        shown = _last_round(r)
+        _LAST_ROUND[0] = (r, shown)
+    return shown
 
 
 def _last_round(r: RoundSummary | None) -> dict | None:
@@ -113,15 +133,14 @@ def _last_round(r: RoundSummary | None) -> dict | None:
 
 
 def _seat(s: CampingLifeState, p: int, viewer: int | None) -> dict:
-    area = s.areas[p]
+    grid, placed, terrain = _area(tuple(s.areas[p]))
     mine = p == viewer
     return {
         "seat": p,
         "name": SEAT_NAMES[p],
-        "area": [[None if c is None else CARD_JSON[c] for c in area[r * COLS:(r + 1) * COLS]]
-                 for r in range(ROWS)],
-        "cards_in_area": sum(1 for c in area if c is not None),
-        "terrain_score": _terrain_score(tuple(area)),
+        "area": grid,
+        "cards_in_area": placed,
+        "terrain_score": terrain,
         "coins": sorted(s.coins[p]) if mine else None,
         "coins_left": len(s.coins[p]),
         "table_coins": list(s.table_coins[p]),
