@@ -11,6 +11,7 @@ import { LiveSocket, STATUS_TEXT } from "./socket.js";
 import { tableActions } from "./table-actions.js";
 import { chatPanel } from "./chat.js";
 
+const ANIMATE_MS = 600; // as long as the longest mark animation in app.css
 const renderers = {}; // kind -> promise of its module (null when it has none)
 
 export function gamePage(root, gameId) {
@@ -25,7 +26,9 @@ export function gamePage(root, gameId) {
   let socket = null; // opened last: its first status report redraws the frame
   let rematchLobby = null; // announced over the socket
   let before = null; // the view before the latest change: the last move is what differs
-  let fresh = false; // the latest change is not drawn yet: its marks animate once
+  let fresh = false; // the latest change is not drawn yet
+  // Marks drawn until then animate: a redraw right after a change (its ack) keeps them moving.
+  let animateUntil = 0;
   let lookDue = false; // a change to show the first move for, once no move of ours is on its way
   const alertTurn = turnAlerts();
 
@@ -118,7 +121,7 @@ export function gamePage(root, gameId) {
       claim: (entry) => handled.add(entry),
     };
     parts.table.replaceChildren();
-    parts.table.classList.toggle("animate", fresh);
+    parts.table.classList.toggle("animate", performance.now() < animateUntil);
     if (renderer) {
       try {
         renderer.render(parts.table, view, ctx);
@@ -210,14 +213,14 @@ export function gamePage(root, gameId) {
     },
     onMessage: (msg) => {
       if (msg.type === "state") {
-        if (msg.version !== version) [before, fresh] = [view, true];
+        if (msg.version !== version) [before, fresh, animateUntil] = [view, true, performance.now() + ANIMATE_MS];
         view = msg.view;
         version = msg.version;
       } else if (msg.type === "patch") {
         if (msg.from !== version) return socket.send({ type: "sync" });
         try {
           const next = applyPatch(view, msg.ops, false, false).newDocument;
-          [before, view, fresh] = [view, next, true];
+          [before, view, fresh, animateUntil] = [view, next, true, performance.now() + ANIMATE_MS];
           version = msg.version;
         } catch {
           return socket.send({ type: "sync" });

@@ -38,18 +38,37 @@ def play_until(page, done, seconds=60):
             page.wait_for_timeout(50)
 
 
+# Animations started on marked elements, recorded as they start: the class that runs them
+# lasts one drawing, so looking afterwards would race the next one.
+RECORD_ANIMATIONS = """() => {
+  window.markAnimations = [];
+  document.addEventListener("animationstart", (e) => {
+    const mark = e.target.closest(".just-changed");
+    if (mark) window.markAnimations.push(mark.dataset.movedBy);
+  });
+}"""
+
+
 def test_the_bots_move_is_marked_with_its_seat_and_animates(new_page):
     page = camping_life_against_a_bot(new_page, width=390, height=800)
-    play_until(page, lambda: page.locator(BOT_MARK).count() > 0)
-    mark = page.locator(BOT_MARK).first
-    assert mark.evaluate("el => getComputedStyle(el, '::after').content") == '"2"'
-    assert mark.evaluate("el => getComputedStyle(el).animationName") != "none"
+    page.evaluate(RECORD_ANIMATIONS)
+    # The bot may have moved first, before the recording began: play on to a move of its own,
+    # whose marks on the table carry its seat and were animated. Read in one go: the table
+    # may be redrawn between finding a mark and reading it.
+    bot_move_shown = f"""() => window.markAnimations.includes('2')
+        && [...document.querySelectorAll('{BOT_MARK}')]
+             .some((el) => getComputedStyle(el, '::after').content === '"2"')"""
+    play_until(page, lambda: page.evaluate(bot_move_shown))
 
 
 def test_no_animation_runs_under_reduced_motion(new_page):
     page = camping_life_against_a_bot(new_page, width=390, height=800, reduced_motion="reduce")
     play_until(page, lambda: page.locator(BOT_MARK).count() > 0)
-    assert page.locator(BOT_MARK).first.evaluate("el => getComputedStyle(el).animationName") == "none"
+    # Read in one go: the table may be redrawn between finding a mark and reading it.
+    names = page.evaluate(
+        f"() => [...document.querySelectorAll('{BOT_MARK}')].map((el) => getComputedStyle(el).animationName)"
+    )
+    assert names and set(names) == {"none"}
     assert page.evaluate("document.getAnimations().length") == 0
 
 
