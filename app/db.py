@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, nullcontext
 from typing import Any
 
+import asyncpg
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
@@ -29,7 +30,7 @@ class RawJSON(str):
     """JSON text already encoded (a game state, by pydantic): stored as it is."""
 
 
-def _to_json(value: Any) -> str:
+def to_json(value: Any) -> str:
     return value if isinstance(value, RawJSON) else json.dumps(value)
 
 
@@ -41,7 +42,7 @@ def make_engine(url: str, pool: dict[str, Any] | None = None) -> AsyncEngine:
         if ":memory:" in url or url.rstrip("/").endswith(":"):
             pool = {}
         engine = create_async_engine(
-            url, connect_args={"timeout": 30}, json_serializer=_to_json, **pool
+            url, connect_args={"timeout": 30}, json_serializer=to_json, **pool
         )
 
         @event.listens_for(engine.sync_engine, "connect")
@@ -54,7 +55,21 @@ def make_engine(url: str, pool: dict[str, Any] | None = None) -> AsyncEngine:
             cur.close()
 
         return engine
-    return create_async_engine(url, json_serializer=_to_json, **pool)
+    return create_async_engine(url, json_serializer=to_json, **pool)
+
+
+async def run_on_driver(conn: AsyncConnection, sql: str, args: list[Any]) -> Any:
+    """The first value ``sql`` (PostgreSQL, ``$n`` parameters) returns, run by asyncpg on
+    ``conn``'s own connection. A connection that fails other than by PostgreSQL's answer is
+    dropped from the pool, as SQLAlchemy would."""
+    raw = await conn.get_raw_connection()
+    try:
+        return await raw.driver_connection.fetchval(sql, *args)
+    except asyncpg.PostgresError:
+        raise
+    except Exception:
+        await conn.invalidate()
+        raise
 
 
 class Database:

@@ -88,7 +88,9 @@ class Socket:
     async def send_text(self, text: str) -> None:
         async with self.lock:
             try:
-                await asyncio.wait_for(self.ws.send_text(text), self.timeout)
+                # A timeout scope, not ``wait_for``: no task per message.
+                async with asyncio.timeout(self.timeout):
+                    await self.ws.send_text(text)
             except TimeoutError:
                 raise SlowClient from None
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import gc
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -32,6 +34,18 @@ class EscapedJSONResponse(JSONResponse):
         return json.dumps(content, separators=(",", ":")).encode()
 
 
+GC_THRESHOLD = 50_000
+
+
+@functools.cache
+def _tune_collector() -> None:
+    """Once per process: what exists when the first app starts (modules, card tables) lives
+    as long as the process, so full collections need not walk it again; and young
+    collections come less often, since each move makes and drops thousands of small dicts."""
+    gc.freeze()
+    gc.set_threshold(GC_THRESHOLD, 50, 50)
+
+
 PAGES = ["/", "/lobbies/{lobby_id}", "/join/{invite_code}", "/games/{game_id}"]
 
 
@@ -43,6 +57,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ctx = Context(settings)
         app.state.ctx = ctx
         await ctx.start()
+        _tune_collector()
         try:
             yield
         finally:

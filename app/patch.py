@@ -10,6 +10,9 @@ and to real views and compare the result with the new view exactly.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from itertools import compress, count
+from operator import is_not
 from typing import Any
 
 
@@ -47,22 +50,39 @@ def _diff(old: Any, new: Any, path: str, ops: list[dict[str, Any]]) -> None:
             if key not in new:
                 ops.append({"op": "remove", "path": path + _pointer(key)})
         for key, value in new.items():
-            if key in old:
-                _diff(old[key], value, path + _pointer(key), ops)
-            else:
+            if key not in old:
                 ops.append({"op": "add", "path": path + _pointer(key), "value": value})
+                continue
+            before = old[key]
+            # Most of a view is as it was: settled here without building the member's path.
+            if before is value or (
+                type(before) is type(value) and type(value) in _SCALARS and before == value
+            ):
+                continue
+            _diff(before, value, path + _pointer(key), ops)
     elif isinstance(old, list) and isinstance(new, list):
         _diff_lists(old, new, path, ops)
     elif not _same(old, new):
         ops.append({"op": "replace", "path": path, "value": new})
 
 
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _identical(old: Iterable, new: Iterable, limit: int) -> int:
+    """How many leading members (at most ``limit``) are the very same objects, counted in C:
+    a view's log shares its entries with the view before, so a long log is passed over
+    without a Python loop."""
+    return min(next(compress(count(), map(is_not, old, new)), limit), limit)
+
+
 def _diff_lists(old: list, new: list, path: str, ops: list[dict[str, Any]]) -> None:
-    head = 0
-    while head < min(len(old), len(new)) and _same(old[head], new[head]):
+    shorter = min(len(old), len(new))
+    head = _identical(old, new, shorter)
+    while head < shorter and _same(old[head], new[head]):
         head += 1
-    tail = 0
-    while tail < min(len(old), len(new)) - head and _same(old[-1 - tail], new[-1 - tail]):
+    tail = _identical(reversed(old), reversed(new), shorter - head)
+    while tail < shorter - head and _same(old[-1 - tail], new[-1 - tail]):
         tail += 1
     old_mid, new_mid = old[head : len(old) - tail], new[head : len(new) - tail]
     if len(old_mid) == len(new_mid):

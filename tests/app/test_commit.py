@@ -7,11 +7,14 @@ import asyncio
 
 import pytest
 
+from sqlalchemy import text
+
 from app.db import Database
 from app.services.clock import Timing
 from app.services.errors import StaleVersion
 from app.services.games import commit_move, load_snapshot
 from engine.core import IllegalMove
+from tests.app.conftest import query
 
 
 def held_copy(database_url: str, game_id: str):
@@ -79,3 +82,37 @@ def test_a_copy_behind_the_game_gives_a_stale_version(live, database_url):
     with pytest.raises(StaleVersion):
         commit(database_url, game_id, seat, move, copy.version, copy)
     assert live.state(players[seat], game_id)["version"] == done.version
+
+
+def test_a_dropped_database_connection_is_not_handed_out_again(live, database_url):
+    """PostgreSQL moves run on asyncpg's own connection: when the server drops it, that move
+    fails and the pool forgets the connection, so the next move gets a working one."""
+    if not database_url.startswith("postgresql"):
+        pytest.skip("the statement runs on asyncpg itself only with PostgreSQL")
+    players, game_id = four_seats(live)
+    copy = held_copy(database_url, game_id)
+    seat = copy.game.to_act(copy.state)[0]
+    move = live.state(players[seat], game_id)["view"]["legal_moves"][0]["move"]
+
+    async def run():
+        # One connection, never checked before use: only forgetting it can save the next move.
+        db = Database(database_url, {"pool_size": 1, "max_overflow": 0})
+        try:
+            async with db.autocommit() as conn:
+                backend = await conn.scalar(text("SELECT pg_backend_pid()"))
+            await query(database_url, f"SELECT pg_terminate_backend({backend})")
+            while await query(database_url, f"SELECT 1 FROM pg_stat_activity WHERE pid = {backend}"):
+                await asyncio.sleep(0.05)
+            with pytest.raises(Exception) as dropped:
+                await commit_move(
+                    db, game_id, seat, move, copy.version, timing=Timing(0, 60), known=copy
+                )
+            assert not isinstance(dropped.value, IllegalMove | StaleVersion)
+            return await commit_move(
+                db, game_id, seat, move, copy.version, timing=Timing(0, 60), known=copy
+            )
+        finally:
+            await db.dispose()
+
+    done = asyncio.run(run())
+    assert done.version == copy.version + 1 == held_copy(database_url, game_id).version

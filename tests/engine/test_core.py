@@ -1,8 +1,11 @@
+import json
 import random
 
 import pytest
 
-from engine.core import IllegalMove, Rng, random_bot
+from engine.core import Event, IllegalMove, Rng, random_bot
+from engine.playout import play_out
+from engine.registry import GAMES
 
 
 def test_rng_is_deterministic_and_serialises():
@@ -45,3 +48,26 @@ def test_random_bot_picks_a_legal_move():
     legal = ["a", "b", "c"]
     picks = {random_bot({}, legal, random.Random(seed)) for seed in range(30)}
     assert picks == set(legal)
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_state_is_stored_as_pydantic_would_store_it(game_id):
+    """``dump_json`` extends the log's text from the state before; what it writes must be the
+    state exactly, at every step of a game and on branches that share a log's head."""
+    game = GAMES[game_id]
+    states = []
+    play_out(game, game.min_players, 7, ["random"] * game.min_players, on_step=states.append)
+    for state in states:
+        assert json.loads(game.dump_json(state)) == json.loads(state.model_dump_json())
+    parent = states[len(states) // 2]
+    for text in ("one branch", "another branch"):
+        branch = parent.model_copy(update={"log": [*parent.log, Event(text=text, seat=0)]})
+        stored = json.loads(game.dump_json(branch))
+        assert stored["log"][-1] == {"text": text, "seat": 0}
+        assert game.load(stored) == branch
+
+
+def test_a_log_with_no_entries_is_stored_as_an_empty_list():
+    game = GAMES["hike"]
+    state = game.setup(2, game.options({}), 1).model_copy(update={"log": []})
+    assert json.loads(game.dump_json(state))["log"] == []
