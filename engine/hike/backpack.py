@@ -79,12 +79,11 @@ def add(bp: Backpack, card_id: int) -> Backpack | None:
     return occ if _augment(card_id, occ, None, set()) else None
 
 
-def remove(bp: Backpack, card_id: int) -> None:
-    """Take card_id out of the backpack, in place."""
+def without(bp: Backpack, card_id: int) -> Backpack:
+    """The backpack with card_id taken out (a new one: states share their backpacks)."""
     for s, c in bp.items():
         if c == card_id:
-            bp[s] = None
-            return
+            return {**bp, s: None}
     raise KeyError(card_id)
 
 

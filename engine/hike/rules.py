@@ -190,7 +190,7 @@ def _start_play(s: HikeState) -> None:
     """Every backpack is packed: the discards go back into the draw pile and play begins."""
     s.draw_pile.extend(s.discard_pile)
     s.discard_pile = []
-    s.rng.shuffle(s.draw_pile)
+    _shuffle(s, s.draw_pile)
     s.phase = "turn"
     s.say(f"Each player packed a backpack. {player(s.turn)} starts (drawn at random).", s.turn)
 
@@ -262,18 +262,19 @@ def legal_moves(s: HikeState, seat: int) -> list:
 
 
 def _copy(s: HikeState) -> HikeState:
-    """A copy safe to mutate. The log is append-only, so its entries are shared."""
+    """A copy safe to mutate. It shares what moves replace rather than change: the log's
+    entries, each backpack, scoring pile and dealt hand, and the RNG (see ``_shuffle``)."""
     return copy_model(
         s,
         {
-            "rng": copy_model(s.rng, {}),
+            "rng": s.rng,
             "log": list(s.log),
             "draw_pile": list(s.draw_pile),
             "discard_pile": list(s.discard_pile),
-            "backpacks": [dict(bp) for bp in s.backpacks],
-            "scoring": [list(p) for p in s.scoring],
+            "backpacks": list(s.backpacks),
+            "scoring": list(s.scoring),
             "debts": list(s.debts),
-            "dealt": [list(hand) for hand in s.dealt],
+            "dealt": list(s.dealt),
             "hike": _copy_hike(s.hike) if s.hike else None,
         }
     )
@@ -353,11 +354,17 @@ def apply(state: HikeState, seat: int, move) -> HikeState:
     return s
 
 
+def _shuffle(s: HikeState, items: list) -> None:
+    """Shuffle with the state's RNG, copied first: the state before shares it."""
+    s.rng = copy_model(s.rng, {})
+    s.rng.shuffle(items)
+
+
 def _draw(s: HikeState) -> int:
     """The top card of the draw pile; during a hike an empty pile is remade from the discards."""
     if not s.draw_pile:
         s.draw_pile, s.discard_pile = s.discard_pile, []
-        s.rng.shuffle(s.draw_pile)
+        _shuffle(s, s.draw_pile)
         s.say("The discard pile is shuffled into a new draw pile to finish the hike.")
     card = s.draw_pile.pop()
     if not s.draw_pile and s.hike is not None and not s.ended_during_hike:
@@ -410,8 +417,7 @@ def _pack(s: HikeState, seat: int, move) -> None:
         if gone.id == c.id:
             s.say(f"{player(seat)} draws {_the(c)}, has no room for it and discards it.", seat)
         else:
-            bpk.remove(bp, gone.id)
-            s.backpacks[seat] = bpk.add(bp, c.id)
+            s.backpacks[seat] = bpk.add(bpk.without(bp, gone.id), c.id)
             s.say(f"{player(seat)} draws {_the(c)} and discards {_the(gone)} to make room.", seat)
     else:
         raise IllegalMove(f"Pack the {c.title} first.")
@@ -449,8 +455,9 @@ def _hazard(s: HikeState, c: Card, seats: list[int]) -> None:
                 s.say(f"{player(seat)}'s Bear Spray keeps the bear away.", seat)
                 continue
             for x in bars:
-                bpk.remove(bp, x)
+                bp = bpk.without(bp, x)
                 s.discard_pile.append(x)
+            s.backpacks[seat] = bp
             fed = True
             s.say(f"The bear eats {player(seat)}'s {len(bars)} granola bar(s).", seat)
         if not fed:
@@ -486,16 +493,16 @@ def _pay_debt(s: HikeState, seat: int, card_id: int) -> None:
 
 def _discard_from(s: HikeState, seat: int, c: Card) -> None:
     """Discard ``c`` from ``seat``'s backpack towards what the seat owes."""
-    bpk.remove(s.backpacks[seat], c.id)
+    s.backpacks[seat] = bpk.without(s.backpacks[seat], c.id)
     s.discard_pile.append(c.id)
     debt = s.debts[seat]
     to = "for" if debt.rule == "miles" else "to"
     s.say(f"{player(seat)} discards the {_mi(c)} {to} the {debt.reason}.", seat)
     if debt.rule == "miles":
         left = debt.miles - c.miles
-        s.debts[seat] = debt.model_copy(update={"miles": left}) if left > 0 else None
+        s.debts[seat] = copy_model(debt, {"miles": left}) if left > 0 else None
     elif debt.rule == "any" and debt.count > 1:
-        s.debts[seat] = debt.model_copy(update={"count": debt.count - 1})
+        s.debts[seat] = copy_model(debt, {"count": debt.count - 1})
     else:
         s.debts[seat] = None
 
@@ -593,7 +600,7 @@ def _drop_out(s: HikeState, seat: int, score: int | None) -> None:
     if len(hike.hikers) == 1:
         if score is not None:
             raise IllegalMove("As the last hiker you score every item card left: choose none.")
-        s.scoring[seat].extend(items)
+        s.scoring[seat] = [*s.scoring[seat], *items]
         hike.pile = [c for c in hike.pile if not CARDS[c].is_item]
         if items:
             s.say(
@@ -612,7 +619,7 @@ def _drop_out(s: HikeState, seat: int, score: int | None) -> None:
         if score not in items:
             raise IllegalMove("That card is not an item card in the hiking pile.")
         hike.pile.remove(score)
-        s.scoring[seat].append(score)
+        s.scoring[seat] = [*s.scoring[seat], score]
         s.say(f"{player(seat)} drops out and scores the {_mi(CARDS[score])}.", seat)
     _leave(s, seat)
 
@@ -648,13 +655,13 @@ def _skunk_tie_break(s: HikeState, tied: list[int]) -> TieBreak:
     cards; whoever draws a Skunk loses and stops drawing, until one player is left or no
     Skunk remains."""
     order = list(tied)
-    s.rng.shuffle(order)
+    _shuffle(s, order)
     s.say(
         "A tie: " + ", ".join(player(p) for p in order)
         + " draw for the Skunk in that order (drawn at random)."
     )
     pile = [*s.discard_pile, *s.draw_pile]
-    s.rng.shuffle(pile)
+    _shuffle(s, pile)
     left = list(order)
     draws: list[tuple[int, int]] = []
     losers: list[int] = []
