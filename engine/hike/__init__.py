@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from engine.core import Bot, Game, Outcome, check_players, random_bot
+from engine.core import Bot, Game, check_players, random_bot
 from engine.hike import rules
 from engine.hike.bot import heuristic_bot
 from engine.hike.cards import HAZARD_TABLE, HAZARD_TEXT, ITEM_TABLE, SPACE_TITLES
@@ -28,23 +28,13 @@ class HikeGame(Game[HikeState, object]):
         check_players(self, players)
         return rules.setup(players, options, seed)
 
-    def to_act(self, state: HikeState) -> list[int]:
-        return rules.to_act(state)
-
-    def legal_moves(self, state: HikeState, seat: int) -> list:
-        return rules.legal_moves(state, seat)
-
-    def apply(self, state: HikeState, seat: int, move) -> HikeState:
-        return rules.apply(state, seat, move)
-
-    def view(self, state: HikeState, seat: int | None) -> dict:
-        return hike_view(state, seat)
-
-    def outcome(self, state: HikeState) -> Outcome | None:
-        return rules.outcome(state)
-
-    def describe(self, state: HikeState, seat: int, move) -> str:
-        return rules.describe(state, seat, move)
+    # The rules themselves, not methods that call them: a playout calls these on every step.
+    to_act = staticmethod(rules.to_act)
+    legal_moves = staticmethod(rules.legal_moves)
+    apply = staticmethod(rules.apply)
+    view = staticmethod(hike_view)
+    outcome = staticmethod(rules.outcome)
+    describe = staticmethod(rules.describe)
 
     def catalog(self) -> dict:
         return {

@@ -688,31 +688,42 @@ def scores(s: HikeState) -> list[int]:
 # ---------------------------------------------------------------- labels
 
 
+# Labels built once: a view labels every legal move, and most labels depend on the move alone.
+_LABELS = {
+    Draw: "Draw a card",
+    TakeHike: "Take a hike",
+    Join: "Join the hike",
+    StayBehind: "Stay at camp",
+    Continue: "Continue the hike",
+}
+_PACK_LABELS = tuple(
+    {sp: f"Pack the {c.title} in the {SPACE_TITLES[sp]}" for sp in SPACES} for c in CARDS
+)
+_LEAVE_OUT_LABELS = tuple(f"Leave out the {_mi(c)}" for c in CARDS)
+_DISCARD_NEW_LABELS = tuple(f"Discard the new {c.title}" for c in CARDS)
+_MAKE_ROOM_LABELS = tuple(f"Discard the {_mi(c)} to make room" for c in CARDS)
+_DISCARD_LABELS = tuple(f"Discard the {_mi(c)}" for c in CARDS)
+_SCORE_LABELS = tuple(f"Drop out and score the {_mi(c)}" for c in CARDS)
+
+
 def describe(s: HikeState, seat: int, move) -> str:
-    if isinstance(move, Draw):
-        return "Draw a card"
-    if isinstance(move, TakeHike):
-        return "Take a hike"
-    if isinstance(move, Pack):
-        return f"Pack the {CARDS[s.pending].title} in the {SPACE_TITLES[move.space]}"
-    if isinstance(move, Discard):
-        c = CARDS[move.card]
+    kind = type(move)
+    label = _LABELS.get(kind)
+    if label is not None:
+        return label
+    if kind is Pack:
+        return _PACK_LABELS[s.pending][move.space]
+    if kind is Discard:
         if s.phase == "setup":
-            return f"Leave out the {_mi(c)}"
+            return _LEAVE_OUT_LABELS[move.card]
         if s.phase == "pack":
             if move.card == s.pending:
-                return f"Discard the new {c.title}"
-            return f"Discard the {_mi(c)} to make room"
-        return f"Discard the {_mi(c)}"
-    if isinstance(move, Join):
-        return "Join the hike"
-    if isinstance(move, StayBehind):
-        return "Stay at camp"
-    if isinstance(move, Continue):
-        return "Continue the hike"
-    if isinstance(move, DropOut):
+                return _DISCARD_NEW_LABELS[move.card]
+            return _MAKE_ROOM_LABELS[move.card]
+        return _DISCARD_LABELS[move.card]
+    if kind is DropOut:
         if move.score is not None:
-            return f"Drop out and score the {_mi(CARDS[move.score])}"
+            return _SCORE_LABELS[move.score]
         items = [c for c in s.hike.pile if CARDS[c].is_item] if s.hike else []
         if not items:
             return "Drop out (nothing to score)"
