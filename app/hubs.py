@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 from fastapi import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocketState
 
 from app.bus import RESYNC, game_channel, lobby_channel
 from app.patch import make_patch
@@ -103,6 +104,9 @@ class Socket:
         async with self.lock:
             if self._too_slow:
                 raise SlowClient
+            if self.ws.application_state is WebSocketState.DISCONNECTED:
+                # An earlier send found the client gone (Starlette refuses any further send).
+                raise WebSocketDisconnect(1006)
             self._sender = asyncio.current_task()
             self.sending_since = time.monotonic()
             try:
