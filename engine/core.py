@@ -146,6 +146,10 @@ class Game(ABC, Generic[S, M]):
         """A short label for a legal move, shown on its button."""
         return move.model_dump_json()
 
+    def labelled(self, state: S, seat: int, legal: list[M]) -> list[dict]:
+        """The legal moves as views show them: each one's JSON and its label."""
+        return [{"move": move_json(m), "label": self.describe(state, seat, m)} for m in legal]
+
     def catalog(self) -> dict:
         """The game's components as JSON-ready data, the same for every table."""
         return {}
@@ -232,10 +236,7 @@ def full_view(game: Game[S, M], state: S, seat: int | None, legal: list | None =
         "players": state.players,
         "you": seat,
         "to_act": game.to_act(state),
-        "legal_moves": [
-            {"move": move_json(m), "label": game.describe(state, seat, m)}
-            for m in legal
-        ],
+        "legal_moves": game.labelled(state, seat, legal) if legal else [],
         "log": log_view(state.log),
         "outcome": outcome.model_dump(mode="json") if outcome else None,
         **game.view(state, seat),

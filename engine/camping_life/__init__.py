@@ -45,6 +45,9 @@ class CampingLifeGame(Game[CampingLifeState, Move]):
     def describe(self, state: CampingLifeState, seat: int, move: Move) -> str:
         return rules.describe(state, seat, move)
 
+    def labelled(self, state: CampingLifeState, seat: int, legal: list[Move]) -> list[dict]:
+        return rules.labelled(state, seat, legal)
+
     def catalog(self) -> dict:
         return {
             "terrain": [

@@ -15,7 +15,7 @@ from engine.camping_life.moves import BidCard, BidTable, Move, Pick, Place
 from engine.camping_life.scoring import CELLS, COLS, ROWS, area_of, breakdown
 from engine.camping_life.state import (COINS, SEAT_NAMES, Bid, CampingLifeState, CardResult,
                                        Placement, RoundSummary)
-from engine.core import IllegalMove, Outcome, Rng
+from engine.core import IllegalMove, Outcome, Rng, move_json
 
 ROW_SIZE = 4
 NEXT_ROUND_SIZE = 2
@@ -345,6 +345,32 @@ def outcome(s: CampingLifeState) -> Outcome | None:
             "secret_missions": [CARDS[m].to_json() for m in s.secret_missions],
         },
     )
+
+
+_BUILT = {id(m) for table in (BID_CARD, BID_TABLE, PICK, PLACE) for m in table.values()}
+_LABELLED: dict[tuple[int, int], dict] = {}
+"""The view entries of the moves built above, by the move's id and where its card lies (the
+label of a bid or a pick says it; 0 for the others): each is made once, as the moves are."""
+
+
+def labelled(s: CampingLifeState, seat: int, legal: list[Move]) -> list[dict]:
+    """``Game.labelled``: each move's JSON and label, shared between views."""
+    shown = []
+    for m in legal:
+        kind = m.type
+        if kind == "bid_card":
+            key = (id(m), s.row.index(m.card))
+        elif kind == "pick":
+            key = (id(m), s.next_round.index(m.card))
+        else:
+            key = (id(m), 0)
+        entry = _LABELLED.get(key)
+        if entry is None:
+            entry = {"move": move_json(m), "label": describe(s, seat, m)}
+            if key[0] in _BUILT:
+                _LABELLED[key] = entry
+        shown.append(entry)
+    return shown
 
 
 def describe(s: CampingLifeState, seat: int, move: Move) -> str:

@@ -93,16 +93,22 @@ class CampingLifeState(BaseState):
 
     def clone(self) -> CampingLifeState:
         """A copy that shares nothing mutable with ``self`` (cheaper than a deep copy)."""
-        lists = {name: list(getattr(self, name)) for name in _FLAT_LISTS}
-        return copy_model(self, {
-            **lists,
-            "rng": copy_model(self.rng, {}),
-            "log": list(self.log),
-            "areas": [list(a) for a in self.areas],
-            "coins": [list(c) for c in self.coins],
-            "table_coins": [list(t) for t in self.table_coins],
-        })
+        fields = self.__dict__.copy()
+        for name in _FLAT_LISTS:
+            fields[name] = fields[name].copy()
+        for name in _NESTED_LISTS:
+            fields[name] = [inner.copy() for inner in fields[name]]
+        fields["rng"] = copy_model(self.rng, {})
+        new = CampingLifeState.__new__(CampingLifeState)
+        _set(new, "__dict__", fields)
+        _set(new, "__pydantic_extra__", None)
+        _set(new, "__pydantic_fields_set__", self.__pydantic_fields_set__ | _CLONED)
+        _set(new, "__pydantic_private__", None)
+        return new
 
 
+_set = object.__setattr__
 _FLAT_LISTS = ("mission_pile", "open_missions", "secret_missions", "draw", "row", "next_round",
-               "discard", "card_bids", "hidden_table", "placements")
+               "discard", "card_bids", "hidden_table", "placements", "log")
+_NESTED_LISTS = ("areas", "coins", "table_coins")
+_CLONED = frozenset((*_FLAT_LISTS, *_NESTED_LISTS, "rng"))

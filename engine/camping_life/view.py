@@ -74,30 +74,34 @@ def _area(area: tuple[int | None, ...]) -> tuple[list[list[dict | None]], int, i
 
 
 def view(s: CampingLifeState, seat: int | None) -> dict:
+    cards = CARD_JSON
     over = s.phase == "over"
+    bids: dict[int, list[dict]] = {}
+    for b in s.card_bids:
+        bid = {"seat": b.seat, "coin": b.coin if b.seat == seat else None}
+        if b.card in bids:
+            bids[b.card].append(bid)
+        else:
+            bids[b.card] = [bid]
+    placements = s.placements
     return {
         "round": s.round,
         "turn": s.turn,
         "phase": s.phase,
         "starter": s.starter,
         "picker": s.picker,
-        "open_missions": [_card(m) for m in s.open_missions],
+        "open_missions": [cards[m] for m in s.open_missions],
         "mission_pile": len(s.mission_pile),
-        "secret_mission": _card(s.secret_missions[seat]) if seat is not None else None,
-        "secret_missions": [_card(m) for m in s.secret_missions] if over else None,
+        "secret_mission": cards[s.secret_missions[seat]] if seat is not None else None,
+        "secret_missions": [cards[m] for m in s.secret_missions] if over else None,
         "draw_pile": len(s.draw),
         "discard_pile": len(s.discard),
-        "discard_top": _card(s.discard[-1]) if s.discard else None,
-        "row": [
-            {"card": _card(card),
-             "bids": [{"seat": b.seat, "coin": b.coin if b.seat == seat else None}
-                      for b in s.card_bids if b.card == card]}
-            for card in s.row
-        ],
-        "next_round": [_card(c) for c in s.next_round],
-        "placing": ({"seat": s.placements[0].seat, "card": _card(s.placements[0].card)}
-                    if s.placements else None),
-        "waiting": [{"seat": p.seat, "card": _card(p.card)} for p in s.placements[1:]],
+        "discard_top": cards[s.discard[-1]] if s.discard else None,
+        "row": [{"card": cards[card], "bids": bids.get(card) or []} for card in s.row],
+        "next_round": [cards[c] for c in s.next_round],
+        "placing": ({"seat": placements[0].seat, "card": cards[placements[0].card]}
+                    if placements else None),
+        "waiting": [{"seat": p.seat, "card": cards[p.card]} for p in placements[1:]],
         "last_round": _last_round_shared(s.last_round),
         "seats": [_seat(s, p, seat) for p in range(s.players)],
     }
