@@ -17,7 +17,7 @@ from functools import lru_cache
 from engine.camping_life import area as play_area
 from engine.camping_life.cards import CARDS
 from engine.camping_life.moves import BidCard, BidTable, Move, Pick, Place
-from engine.camping_life.scoring import TERRAIN_SCORES, area_of, mission_points
+from engine.camping_life.scoring import area_of, mission_points, terrain_points
 
 Cells = tuple[int | None, ...]
 
@@ -37,7 +37,7 @@ def _cells(seat_view: dict) -> Cells:
 def _lead(mine: Cells, theirs: Cells, missions: tuple[int, ...]) -> float:
     """My terrain points plus my mission points minus the opponent's mission points."""
     a, b = area_of(mine), area_of(theirs)
-    lead = float(sum(score(a) for score in TERRAIN_SCORES.values()))
+    lead = float(terrain_points(a))
     for m in missions:
         pts = mission_points(CARDS[m], [a, b])
         lead += pts[0] - pts[1]

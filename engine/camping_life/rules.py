@@ -347,8 +347,8 @@ def outcome(s: CampingLifeState) -> Outcome | None:
     )
 
 
-_BUILT = {id(m) for table in (BID_CARD, BID_TABLE, PICK, PLACE) for m in table.values()}
-_LABELLED: dict[tuple[int, int], dict] = {}
+_LABELLED: dict[int, dict[int, dict]] = {
+    id(m): {} for table in (BID_CARD, BID_TABLE, PICK, PLACE) for m in table.values()}
 """The view entries of the moves built above, by the move's id and where its card lies (the
 label of a bid or a pick says it; 0 for the others): each is made once, as the moves are."""
 
@@ -357,18 +357,16 @@ def labelled(s: CampingLifeState, seat: int, legal: list[Move]) -> list[dict]:
     """``Game.labelled``: each move's JSON and label, shared between views."""
     shown = []
     for m in legal:
+        entries = _LABELLED.get(id(m))
+        if entries is None:
+            shown.append({"move": move_json(m), "label": describe(s, seat, m)})
+            continue
         kind = m.type
-        if kind == "bid_card":
-            key = (id(m), s.row.index(m.card))
-        elif kind == "pick":
-            key = (id(m), s.next_round.index(m.card))
-        else:
-            key = (id(m), 0)
-        entry = _LABELLED.get(key)
+        at = (s.row.index(m.card) if kind == "bid_card"
+              else s.next_round.index(m.card) if kind == "pick" else 0)
+        entry = entries.get(at)
         if entry is None:
-            entry = {"move": move_json(m), "label": describe(s, seat, m)}
-            if key[0] in _BUILT:
-                _LABELLED[key] = entry
+            entry = entries[at] = {"move": move_json(m), "label": describe(s, seat, m)}
         shown.append(entry)
     return shown
 

@@ -7,6 +7,7 @@ An area is a sequence of 12 cells, row by row (index ``row * 4 + col``), each a 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
 from engine.camping_life.cards import CARDS, Card
 
@@ -66,58 +67,111 @@ def _groups(area: Area, member: Callable[[Card | None], bool]) -> list[list[int]
     return groups
 
 
+Masks = dict[str, int]
+"""An area as one bit mask of cells per kind (bit ``i`` for cell ``i``), and under "links" the
+cells a road runs through: terrain scoring is done on masks, a few integer operations."""
+
+_FULL = (1 << CELLS) - 1
+_FIRST_COLUMN = sum(1 << (r * COLS) for r in range(ROWS))
+_LAST_COLUMN = _FIRST_COLUMN << (COLS - 1)
+_NEIGHBOUR_MASKS = [sum(1 << j for j in NEIGHBOURS[i]) for i in range(CELLS)]
+
+
+def masks(area: Area) -> Masks:
+    m = {"road": 0, "pool": 0, "forest": 0, "tent": 0, "campfire": 0, "house": 0, "mission": 0,
+         "links": 0}
+    for i, c in enumerate(area):
+        if c is not None:
+            m[c.kind] |= 1 << i
+            if c.road:
+                m["links"] |= 1 << i
+    m["links"] |= m["road"]
+    return m
+
+
+def _beside(mask: int) -> int:
+    """The cells next to those of ``mask``, side by side."""
+    return (((mask << 1) & ~_FIRST_COLUMN) | ((mask >> 1) & ~_LAST_COLUMN)
+            | (mask << COLS) | (mask >> COLS)) & _FULL
+
+
+def _bits(mask: int) -> list[int]:
+    return [i for i in range(CELLS) if mask >> i & 1]
+
+
+def _roads(m: Masks) -> int:
+    links, points = m["links"], 0
+    while links:
+        group = links & -links
+        while (grown := group | (_beside(group) & links)) != group:
+            group = grown
+        links &= ~group
+        if _beside(group) & m["house"]:
+            points += (group & m["road"]).bit_count()
+    return points
+
+
 def roads(area: Area) -> int:
     """1 point per road card whose connected road touches a house.
 
     A forest with a road links the roads on either side but is not a road card itself."""
-    def links(c: Card | None) -> bool:
-        return c is not None and (c.kind == "road" or c.road)
+    return _roads(masks(area))
 
-    points = 0
-    for group in _groups(area, links):
-        if any(_is(area[j], "house") for i in group for j in NEIGHBOURS[i]):
-            points += sum(1 for i in group if _is(area[i], "road"))
-    return points
+
+@lru_cache(maxsize=4096)
+def _pool_pairs(pools: int) -> int:
+    """The most disjoint pairs of adjacent cells of ``pools``; the lowest cell is either left
+    out or paired with its right or lower neighbour (earlier cells were decided already)."""
+    if not pools:
+        return 0
+    low = pools & -pools
+    rest = pools & ~low
+    i = low.bit_length() - 1
+    result = _pool_pairs(rest)
+    for j in (i + 1, i + COLS):
+        if j < CELLS and rest >> j & 1 and j in NEIGHBOURS[i]:
+            result = max(result, 1 + _pool_pairs(rest & ~(1 << j)))
+    return result
 
 
 def pool_pairs(area: Area) -> int:
     """The most disjoint pairs of orthogonally adjacent pools (a pool is in at most one pair)."""
-    pools = [_is(c, "pool") for c in area]
+    return _pool_pairs(masks(area)["pool"])
 
-    def best(i: int, used: frozenset[int]) -> int:
-        while i < CELLS and (not pools[i] or i in used):
-            i += 1
-        if i == CELLS:
-            return 0
-        result = best(i + 1, used)
-        for j in (i + 1, i + COLS):
-            # Only right and down partners: earlier cells were decided already.
-            if j < CELLS and pools[j] and j not in used and j in NEIGHBOURS[i]:
-                result = max(result, 1 + best(i + 1, used | {j}))
-        return result
 
-    return best(0, frozenset())
+def _pools(m: Masks) -> int:
+    return m["pool"].bit_count() + _pool_pairs(m["pool"])
 
 
 def pools(area: Area) -> int:
     """1 point per pool; a pair of adjacent pools is worth 3, so each pair adds 1."""
-    return count(area, "pool") + pool_pairs(area)
+    return _pools(masks(area))
+
+
+def _forests(m: Masks) -> int:
+    return sum((_NEIGHBOUR_MASKS[i] & m["house"]).bit_count() for i in _bits(m["forest"]))
 
 
 def forests(area: Area) -> int:
     """1 point per house next to each forest."""
-    return sum(sum(1 for j in NEIGHBOURS[i] if _is(area[j], "house"))
-               for i in range(CELLS) if _is(area[i], "forest"))
+    return _forests(masks(area))
+
+
+def _tents(m: Masks) -> int:
+    return m["tent"].bit_count()
 
 
 def tents(area: Area) -> int:
-    return count(area, "tent")
+    return _tents(masks(area))
+
+
+def _campfires(m: Masks) -> int:
+    return sum((_NEIGHBOUR_MASKS[i] & m["forest"]).bit_count() for i in _bits(m["campfire"]))
 
 
 def campfires(area: Area) -> int:
     """1 point per forest next to each campfire."""
-    return sum(sum(1 for j in NEIGHBOURS[i] if _is(area[j], "forest"))
-               for i in range(CELLS) if _is(area[i], "campfire"))
+    return _campfires(masks(area))
 
 
 TERRAIN_SCORES: dict[str, Callable[[Area], int]] = {
@@ -127,6 +181,13 @@ TERRAIN_SCORES: dict[str, Callable[[Area], int]] = {
     "tents": tents,
     "campfires": campfires,
 }
+_TERRAIN_BY_MASKS = (_roads, _pools, _forests, _tents, _campfires)
+
+
+def terrain_points(area: Area) -> int:
+    """The sum of ``TERRAIN_SCORES``, working out the area's masks once."""
+    m = masks(area)
+    return sum(score(m) for score in _TERRAIN_BY_MASKS)
 
 
 def _umbrellas(cells: Sequence[Card | None]) -> int:

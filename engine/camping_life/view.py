@@ -49,7 +49,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from engine.camping_life.cards import CARDS
-from engine.camping_life.scoring import COLS, ROWS, TERRAIN_SCORES, area_of
+from engine.camping_life.scoring import COLS, ROWS, area_of, terrain_points
 from engine.camping_life.state import SEAT_NAMES, CampingLifeState, RoundSummary
 
 
@@ -64,12 +64,11 @@ def _card(i: int | None) -> dict | None:
 def _area(area: tuple[int | None, ...]) -> tuple[list[list[dict | None]], int, int]:
     """An area's grid of cards, its card count and terrain score: the same area is seen by
     many views in a row, which share these."""
-    cards = area_of(area)
     return (
         [[None if c is None else CARD_JSON[c] for c in area[r * COLS:(r + 1) * COLS]]
          for r in range(ROWS)],
         sum(1 for c in area if c is not None),
-        sum(score(cards) for score in TERRAIN_SCORES.values()),
+        terrain_points(area_of(area)),
     )
 
 
