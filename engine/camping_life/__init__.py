@@ -9,8 +9,8 @@ from engine.camping_life.bot import heuristic_bot
 from engine.camping_life.cards import MISSIONS, NAMES, TERRAIN, TERRAIN_TEXT
 from engine.camping_life.moves import Move, move_adapter
 from engine.camping_life.state import CampingLifeState, Options
-from engine.camping_life.view import view
-from engine.core import Bot, Game, Outcome, check_players, random_bot
+from engine.camping_life.view import view as camping_view
+from engine.core import Bot, Game, check_players, random_bot
 
 
 class CampingLifeGame(Game[CampingLifeState, Move]):
@@ -27,26 +27,14 @@ class CampingLifeGame(Game[CampingLifeState, Move]):
         check_players(self, players)
         return rules.setup(players, seed)
 
-    def to_act(self, state: CampingLifeState) -> list[int]:
-        return rules.to_act(state)
-
-    def legal_moves(self, state: CampingLifeState, seat: int) -> list[Move]:
-        return rules.legal_moves(state, seat)
-
-    def apply(self, state: CampingLifeState, seat: int, move: Move) -> CampingLifeState:
-        return rules.apply(state, seat, move)
-
-    def view(self, state: CampingLifeState, seat: int | None) -> dict:
-        return view(state, seat)
-
-    def outcome(self, state: CampingLifeState) -> Outcome | None:
-        return rules.outcome(state)
-
-    def describe(self, state: CampingLifeState, seat: int, move: Move) -> str:
-        return rules.describe(state, seat, move)
-
-    def labelled(self, state: CampingLifeState, seat: int, legal: list[Move]) -> list[dict]:
-        return rules.labelled(state, seat, legal)
+    # The rules themselves, not methods that call them: a playout calls these on every step.
+    to_act = staticmethod(rules.to_act)
+    legal_moves = staticmethod(rules.legal_moves)
+    apply = staticmethod(rules.apply)
+    view = staticmethod(camping_view)
+    outcome = staticmethod(rules.outcome)
+    describe = staticmethod(rules.describe)
+    labelled = staticmethod(rules.labelled)
 
     def catalog(self) -> dict:
         return {
