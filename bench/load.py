@@ -278,6 +278,20 @@ def process_cpu(pids: list[int]) -> float:
     return total
 
 
+def postgres_cpu() -> dict[int, float]:
+    """CPU seconds of each PostgreSQL process on this machine (its backends serve the server;
+    other clients of the same PostgreSQL are counted too)."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() == "postgres":
+                    found[int(entry.name)] = process_cpu([int(entry.name)])
+            except OSError:
+                continue
+    return found
+
+
 def process_rss(pids: list[int]) -> int:
     total = 0
     for pid in pids:
@@ -396,6 +410,7 @@ async def load(args, bases: list[str], pids_of) -> dict:
             )
         cpu_before = process_cpu(pids)
         client_before = process_cpu([os.getpid()])
+        postgres_before = postgres_cpu()
         stats.measuring = True
         started = time.perf_counter()
         await until(args.seconds, "measuring")
@@ -403,6 +418,8 @@ async def load(args, bases: list[str], pids_of) -> dict:
         elapsed = time.perf_counter() - started
         cpu = process_cpu(pids) - cpu_before
         client_cpu = process_cpu([os.getpid()]) - client_before
+        postgres_after = postgres_cpu()
+        database_cpu = sum(t - postgres_before.get(pid, 0.0) for pid, t in postgres_after.items())
         rss = process_rss(pids)
         sys.stderr.write("\n")
         if profiler is not None:
@@ -415,6 +432,7 @@ async def load(args, bases: list[str], pids_of) -> dict:
             await client.aclose()
     return {
         "stats": stats, "elapsed": elapsed, "cpu": cpu, "client_cpu": client_cpu, "rss": rss,
+        "database_cpu": database_cpu,
         "pids": len(pids), "load": os.getloadavg()[0],
     }
 
@@ -553,6 +571,9 @@ def main() -> int:
     print(f"server memory (RSS)      {result['rss'] / 2**20:10.0f} MiB")
     client = result["client_cpu"] / result["elapsed"]
     print(f"load client CPU          {client:10.0%} of a core; machine load {result['load']:.1f}")
+    if args.postgres:
+        print(f"PostgreSQL CPU s / 1000 moves{result['database_cpu'] / moves * 1000:6.2f} "
+              "(every PostgreSQL process on this machine)")
     if baselines:
         tps, echo = baselines["pgbench"], baselines["echo"]
         print(f"pgbench -N tps           {tps:10,.0f}   moves/s ratio {rate / tps:.3f}")

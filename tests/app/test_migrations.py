@@ -69,3 +69,18 @@ def test_the_server_refuses_an_unmigrated_database(tmp_path):
 
     with pytest.raises(RuntimeError, match="run `campground migrate` first"):
         asyncio.run(start())
+
+
+@pytest.mark.postgres
+def test_game_states_are_compressed_with_lz4_on_postgres(postgres_url):
+    from tests.app.conftest import query
+
+    compression = (
+        "SELECT attcompression::text FROM pg_attribute "
+        "WHERE attrelid = 'games'::regclass AND attname = 'state'"
+    )
+    assert asyncio.run(query(postgres_url, compression)) == [("l",)]
+    command.downgrade(alembic_config(postgres_url), "0003")
+    assert asyncio.run(query(postgres_url, compression)) == [("p",)]
+    upgrade(postgres_url)
+    assert asyncio.run(query(postgres_url, compression)) == [("l",)]
