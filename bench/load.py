@@ -205,8 +205,9 @@ SETTING_UP = asyncio.Semaphore(4)
 class Slot:
     """One table kept busy: a game, replaced by a new one when it ends."""
 
-    def __init__(self, index: int, stats: Stats, bases: list[str], game: str):
+    def __init__(self, index: int, stats: Stats, bases: list[str], game: str, sticky: bool):
         self.index = index
+        self.sticky = sticky
         self.stats = stats
         self.bases = bases
         self.game = game
@@ -243,7 +244,7 @@ class Slot:
         while True:
             game_id = await self.new_game(http)
             for i, seat in enumerate(self.seats):
-                base = self.bases[(self.index + i) % len(self.bases)]
+                base = self.bases[(self.index + (0 if self.sticky else i)) % len(self.bases)]
                 await seat.open(f"{base}/ws/games/{game_id}")
             if first:
                 first = False
@@ -372,7 +373,7 @@ async def load(args, bases: list[str], pids_of) -> dict:
     limits = httpx.Limits(max_connections=50)
     http = [httpx.AsyncClient(base_url=b, timeout=60, limits=limits) for b in bases]
     ready = asyncio.Event()
-    slots = [Slot(i, stats, ws_bases, args.game) for i in range(args.games)]
+    slots = [Slot(i, stats, ws_bases, args.game, args.sticky) for i in range(args.games)]
     tasks = [asyncio.create_task(s.run(http, args.think, ready)) for s in slots]
 
     def progress(phase: str, started: float) -> None:
@@ -520,6 +521,11 @@ def main() -> int:
         "--postgres", nargs="?", const=DEFAULT_POSTGRES, default=None, metavar="URL"
     )
     parser.add_argument("--instances", type=int, default=1, help="app instances (Redis if >1)")
+    parser.add_argument(
+        "--sticky", action="store_true",
+        help="both seats of a game on the same instance (a proxy routing by the game's path); "
+        "otherwise each seat of a game on a different instance",
+    )
     parser.add_argument("--workers", type=int, default=1, help="uvicorn worker processes each")
     parser.add_argument("--redis", default=DEFAULT_REDIS, help="Redis for several instances")
     parser.add_argument("--baselines", action="store_true", help="pgbench -N and a ws echo")

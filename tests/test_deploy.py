@@ -99,6 +99,14 @@ def test_proxy_forwards_websockets_to_the_app_port():
     assert compose()["services"]["app"]["expose"] == ["8000"]
 
 
+def test_proxy_sends_every_socket_of_a_game_to_one_instance():
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    games = conf.split("upstream campground_games {", 1)[1].split("}", 1)[0]
+    assert "hash $uri consistent;" in games and "server app:8000;" in games
+    location = conf.split("location /ws/games/ {", 1)[1].split("}", 1)[0]
+    assert "proxy_pass http://campground_games;" in location
+
+
 def test_compose_sets_the_public_url_and_trusts_only_its_proxy():
     doc = compose()
     env = doc["services"]["app"]["environment"]
