@@ -497,13 +497,14 @@ async def _commit_in_one_statement(
     ``updated_at``. With ``known`` at
     ``expect_version`` the row is not even read: a move costs one round trip.
     """
-    async with db.autocommit() as conn:
-        if known is not None and known.version == expect_version and known.updated_at:
-            stored = _Stored(
-                known.kind, known.version, known.status, known.state, known.stand_ins,
-                known.updated_at, known.clock, known.turn_seconds,
-            )
-        else:
+    if known is not None and known.version == expect_version and known.updated_at:
+        stored = _Stored(
+            known.kind, known.version, known.status, known.state, known.stand_ins,
+            known.updated_at, known.clock, known.turn_seconds,
+        )
+        bots = await _bots(None, game_id, known, seats_cache)
+    else:
+        async with db.autocommit() as conn:
             row = (
                 await conn.execute(
                     select(
@@ -512,51 +513,52 @@ async def _commit_in_one_statement(
                     ).where(Game.id == game_id)
                 )
             ).one_or_none() if storable(game_id) else None
-            if row is None:
-                raise Problem(404, "No such game.")
-            stored = _Stored(
-                row.kind, row.version, row.status, get_game(row.kind).load(row.state),
-                {int(k): v for k, v in (row.stand_ins or {}).items()}, row.updated_at,
-                Clock.load(row.clock), row.turn_seconds,
-            )
-        mover = _Mover(played_by, await _bots(conn, game_id, known, seats_cache), timing)
-        _check(stored, seat, expect_version, mover)
-        state, record, values = _apply(stored, seat, move, mover)
-        inserted = await run_on_driver(
-            conn,
-            _MOVE_SQL.string,
-            _move_args({
-                "game_id": game_id,
-                "expect": expect_version,
-                "read_at": stored.updated_at,
-                "version": values["version"],
-                "state": values["state"],
-                "updated_at": values["updated_at"],
-                "status": values.get("status", "active"),
-                "outcome": values.get("outcome"),
-                "finished_at": values.get("finished_at"),
-                "clock": values["clock"],
-                "away_since": values["away_since"],
-                "due_at": values["due_at"],
-                "seat": seat,
-                "move": record,
-            }),
+            bots = await _bots(conn, game_id, known, seats_cache) if row is not None else {}
+        if row is None:
+            raise Problem(404, "No such game.")
+        stored = _Stored(
+            row.kind, row.version, row.status, get_game(row.kind).load(row.state),
+            {int(k): v for k, v in (row.stand_ins or {}).items()}, row.updated_at,
+            Clock.load(row.clock), row.turn_seconds,
         )
+    mover = _Mover(played_by, bots, timing)
+    _check(stored, seat, expect_version, mover)
+    # The engine's work is done before a connection is taken: under load, a connection held
+    # through it (and the turns of the event loop around it) was what moves queued for.
+    state, record, values = _apply(stored, seat, move, mover)
+    args = _move_args({
+        "game_id": game_id,
+        "expect": expect_version,
+        "read_at": stored.updated_at,
+        "version": values["version"],
+        "state": values["state"],
+        "updated_at": values["updated_at"],
+        "status": values.get("status", "active"),
+        "outcome": values.get("outcome"),
+        "finished_at": values.get("finished_at"),
+        "clock": values["clock"],
+        "away_since": values["away_since"],
+        "due_at": values["due_at"],
+        "seat": seat,
+        "move": record,
+    })
+    async with db.autocommit() as conn:
+        inserted = await run_on_driver(conn, _MOVE_SQL.string, args)
         if inserted is None:
             # Another writer won, or the game changed otherwise (aborted, a concession).
             current = (
                 await conn.execute(select(Game.status, Game.version).where(Game.id == game_id))
             ).one()
-            if current.status == "aborted":
-                raise IllegalMove("The game was aborted.")
-            if current.version == expect_version and known is not None:
-                # Only what the caller held was out of date: check against the row itself.
-                return await _commit_in_one_statement(
-                    db, game_id, seat, move, expect_version, played_by, timing, None,
-                    seats_cache,
-                )
-            raise StaleVersion(current.version)
-        return _committed(stored, state, values)
+    if inserted is None:
+        if current.status == "aborted":
+            raise IllegalMove("The game was aborted.")
+        if current.version == expect_version and known is not None:
+            # Only what the caller held was out of date: check against the row itself.
+            return await _commit_in_one_statement(
+                db, game_id, seat, move, expect_version, played_by, timing, None, seats_cache,
+            )
+        raise StaleVersion(current.version)
+    return _committed(stored, state, values)
 
 
 async def concede(
