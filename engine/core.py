@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 MASK64 = (1 << 64) - 1
+_TWO64 = 1 << 64
 
 
 class IllegalMove(Exception):
@@ -52,9 +53,22 @@ class Rng(BaseModel):
                 return x % n
 
     def shuffle(self, items: list) -> None:
+        """Fisher-Yates with ``below``; ``next64`` and ``below`` are written out here, with
+        the state in a local, because a shuffle draws a number per item."""
+        state = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = _TWO64 - _TWO64 % n
+            while True:
+                state = (state + 0x9E3779B97F4A7C15) & MASK64
+                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+                z ^= z >> 31
+                if z < limit:
+                    break
+            j = z % n
             items[i], items[j] = items[j], items[i]
+        self.state = state
 
 
 class Event(BaseModel):
