@@ -69,8 +69,16 @@ def pack_at(bp: Backpack, card_id: int, space: str) -> Backpack | None:
 
 
 def pack_spaces(bp: Backpack, card_id: int) -> list[str]:
-    """Every space where card_id can go with everything already packed still fitting."""
-    return [s for s in SPACES if pack_at(bp, card_id, s) is not None]
+    """Every space where card_id can go with everything already packed still fitting
+    (where ``pack_at`` would not give None)."""
+    mask = ALLOWED_MASK[card_id]
+    spaces = []
+    for s in SPACES:
+        if mask & SPACE_BITS[s]:
+            displaced = bp[s]
+            if displaced is None or _augment(displaced, {**bp, s: card_id}, s, set()):
+                spaces.append(s)
+    return spaces
 
 
 def add(bp: Backpack, card_id: int) -> Backpack | None:

@@ -9,6 +9,7 @@ docs/rules/lets-take-a-hike.md.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 TOP = "top"
 LEFT_HAND = "left_hand"
@@ -86,7 +87,7 @@ class Card:
     miles: int
     spaces: tuple[str, ...]
 
-    @property
+    @cached_property
     def is_item(self) -> bool:
         return self.kind == ITEM
 

@@ -84,6 +84,8 @@ def _mi(c: Card) -> str:
 
 def clockwise(start: int, seats: list[int], players: int) -> list[int]:
     """``seats`` ordered clockwise beginning at ``start`` (which need not be among them)."""
+    if len(seats) < 2:
+        return list(seats)
     return sorted(seats, key=lambda s: (s - start) % players)
 
 
@@ -437,7 +439,10 @@ def _end_turn(s: HikeState) -> None:
 
 
 def _has(bp: dict, name: str) -> bool:
-    return any(c is not None and CARDS[c].name == name for c in bp.values())
+    for c in bp.values():
+        if c is not None and CARDS[c].name == name:
+            return True
+    return False
 
 
 def _hazard(s: HikeState, c: Card, seats: list[int]) -> None:
