@@ -281,6 +281,11 @@ class _LogPrefixes:
             hit = self._forms.get(id(log[i]))
             if hit is not None and hit[0] is log[i] and hit[1] == i + 1:
                 form = self._join(hit[2], [self._entry(e) for e in log[i + 1 :]])
+                if i < n - 1:
+                    # Superseded by the longer log: one form is kept per game rather than
+                    # per move, so a long run of moves does not fill the cache with forms
+                    # that are only freed (cold) thousands of moves later.
+                    del self._forms[id(log[i])]
                 break
         if form is None:
             form = self._join(None, [self._entry(e) for e in log])
