@@ -38,6 +38,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
+import uvloop
 from sqlalchemy import make_url, text
 from sqlalchemy.ext.asyncio import create_async_engine
 from websockets.asyncio.client import connect
@@ -545,7 +546,8 @@ def main() -> int:
             def pids_of() -> list[int]:
                 return [pid for process, _ in up for pid in tree(process.pid)]
 
-            result = asyncio.run(load(args, [base for _, base in up], pids_of))
+            # uvloop, as the server runs on: the client shares the machine's cores with it.
+            result = uvloop.run(load(args, [base for _, base in up], pids_of))
         baselines = {}
         if args.baselines:
             sys.stderr.write("baselines: pgbench -N ...\n")
