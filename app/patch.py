@@ -10,10 +10,13 @@ and to real views and compare the result with the new view exactly.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from itertools import compress, count
 from operator import is_not
 from typing import Any
+
+import orjson
 
 
 def make_patch(old: Any, new: Any) -> list[dict[str, Any]]:
@@ -34,14 +37,18 @@ def _same(a: Any, b: Any) -> bool:
     kind = type(a)
     if kind is not type(b):
         return False
-    if kind is dict:
-        # ``!=`` runs in C and settles most differences before the exact walk.
-        if a != b:
-            return False
-        return all(_same(v, b[k]) for k, v in a.items())
-    if kind is list:
-        return a == b and all(map(_same, a, b))
+    if kind is dict or kind is list:
+        # ``==`` runs in C and settles most differences; equal containers are the same JSON
+        # when their encodings are (a key order that differs only costs a larger patch).
+        return a == b and _encoded(a) == _encoded(b)
     return a == b
+
+
+def _encoded(value: Any) -> bytes:
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+    except orjson.JSONEncodeError:
+        return json.dumps(value, separators=(",", ":")).encode()
 
 
 def _diff(old: Any, new: Any, path: str, ops: list[dict[str, Any]]) -> None:
@@ -55,9 +62,9 @@ def _diff(old: Any, new: Any, path: str, ops: list[dict[str, Any]]) -> None:
                 continue
             before = old[key]
             # Most of a view is as it was: settled here without building the member's path.
-            if before is value or (
-                type(before) is type(value) and type(value) in _SCALARS and before == value
-            ):
+            if before is value or (type(before) is type(value) and before == value and (
+                type(value) in _SCALARS or (len(value) <= _SMALL and _same(before, value))
+            )):
                 continue
             _diff(before, value, path + _pointer(key), ops)
     elif isinstance(old, list) and isinstance(new, list):
@@ -67,6 +74,9 @@ def _diff(old: Any, new: Any, path: str, ops: list[dict[str, Any]]) -> None:
 
 
 _SCALARS = (str, int, float, bool, type(None))
+# Equal containers up to this size are compared by encoding them; larger ones are walked (a
+# long log shares its entries, which the walk passes over without encoding them).
+_SMALL = 16
 
 
 def _identical(old: Iterable, new: Iterable, limit: int) -> int:
