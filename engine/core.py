@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from functools import cached_property
 from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
@@ -71,24 +70,40 @@ class Rng(BaseModel):
         self.state = state
 
 
+class _Once:
+    """``functools.cached_property`` without the lock Python 3.11 takes on each first use:
+    every log entry is shown and stored once, and a lock each time costs twice the rest."""
+
+    def __init__(self, build: Callable[[Any], Any]):
+        self.build = build
+        self.name = build.__name__
+        self.__doc__ = build.__doc__
+
+    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.build(instance)
+        return value
+
+
 class Event(BaseModel):
     """One line of the public log: what happened, never anything hidden.
 
     Frozen, so that copies of a state can share the log's entries.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, ignored_types=(_Once,))
 
     text: str
     seat: int | None = None
 
-    @cached_property
+    @_Once
     def public(self) -> dict:
         """The entry as views show it, built once: every later view shares it (views are
         read, never changed), which keeps a view's cost from growing with the log."""
         return {"text": self.text, "seat": self.seat}
 
-    @cached_property
+    @_Once
     def stored(self) -> str:
         """The entry as stored with the state (``model_dump_json``), built once."""
         return self.model_dump_json()
@@ -267,7 +282,9 @@ class _LogPrefixes:
     the whole log again. Sized for every game a busy server has in play at once."""
 
     KEPT = 2048
-    LOOKBACK = 8
+    # How many entries one move may add and still extend the form before it: a hiker who
+    # loses a whole backpack logs a line per card.
+    LOOKBACK = 24
 
     def __init__(self, entry: Callable[[Event], Any], join: Callable[[Any, list], Any]):
         self._entry = entry
