@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.core import BaseState, Game, full_view, play
+from engine.core import BaseState, Game, full_view
 
 
 @dataclass
@@ -35,7 +35,10 @@ def play_out(
         legal = game.legal_moves(state, seat)
         view = full_view(game, state, seat, legal)
         move = game.bots[bots[seat]](view, legal, rng)
-        state = play(game, state, seat, move)
+        if isinstance(move, dict):
+            move = game.parse_move(move)
+        # ``play`` without its checks, which the loop has made: not over, the seat acts.
+        state = game.apply(state, seat, move)
         steps += 1
         if on_step is not None:
             on_step(state)

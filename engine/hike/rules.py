@@ -547,6 +547,7 @@ def _announce_hike(s: HikeState, seat: int) -> None:
         original_lead=seat,
         joined=[seat],
         hikers=[seat],
+        pile=[],  # given, not defaulted: pydantic deep-copies a default list
         to_ask=clockwise(seat, others, s.players),
     )
     s.say(f"{player(seat)} takes a hike and is the lead hiker.", seat)
