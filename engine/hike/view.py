@@ -58,26 +58,43 @@ def _miles(cards) -> int:
     return sum([MILES[c] for c in cards if c is not None])
 
 
+_SEATS: dict[tuple, tuple] = {}
+"""Recent seat entries, by the identity of what they show (kept alive here, so the ids are
+not reused). Moves replace a backpack, scoring pile, dealt hand or debt rather than change
+it, so from one move to the next most seats show the very same objects; views are read,
+never changed, so later views share the entry. Small, to stay in the CPU's caches."""
+_SEATS_KEPT = 32
+
+
+def _seat(p: int, bp: dict, dealt: list[int], scored: list[int], debt, hiking: bool) -> dict:
+    key = (p, hiking, id(bp), id(dealt), id(scored), id(debt))
+    hit = _SEATS.get(key)
+    if hit is not None and hit[0] is bp and hit[1] is dealt and hit[2] is scored and hit[3] is debt:
+        return hit[4]
+    entry = {
+        "seat": p,
+        "backpack": {sp: None if (c := bp[sp]) is None else CARD_JSON[c] for sp in SPACES},
+        "backpack_miles": _miles(bp.values()),
+        "unpacked": [CARD_JSON[c] for c in dealt],
+        "scored": [CARD_JSON[c] for c in scored],
+        "score": _miles(scored),
+        "owes": debt.model_dump(mode="json") if debt else None,
+        "hiking": hiking,
+    }
+    if len(_SEATS) >= _SEATS_KEPT:
+        _SEATS.clear()
+    _SEATS[key] = (bp, dealt, scored, debt, entry)
+    return entry
+
+
 def view(s: HikeState, seat: int | None) -> dict:
     hike = s.hike
     hikers = hike.hikers if hike is not None else ()
-    seats = []
-    for p in range(s.players):
-        bp = s.backpacks[p]
-        debt = s.debts[p]
-        scored = s.scoring[p]
-        seats.append(
-            {
-                "seat": p,
-                "backpack": {sp: None if (c := bp[sp]) is None else CARD_JSON[c] for sp in SPACES},
-                "backpack_miles": _miles(bp.values()),
-                "unpacked": [CARD_JSON[c] for c in s.dealt[p]] if s.dealt else [],
-                "scored": [CARD_JSON[c] for c in scored],
-                "score": _miles(scored),
-                "owes": debt.model_dump(mode="json") if debt else None,
-                "hiking": p in hikers,
-            }
-        )
+    dealt = s.dealt or [()] * s.players
+    seats = [
+        _seat(p, s.backpacks[p], dealt[p], s.scoring[p], s.debts[p], p in hikers)
+        for p in range(s.players)
+    ]
     hike_view = None
     if hike is not None:
         hike_view = {
