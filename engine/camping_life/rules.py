@@ -84,7 +84,7 @@ def apply(s: CampingLifeState, seat: int, move: Move) -> CampingLifeState:
     expected = {"bid_card": BidCard, "bid_table": BidTable, "pick": Pick, "place": Place}
     if not isinstance(move, expected[s.phase]):
         raise IllegalMove(f"Now is not the time for {move.type}: {_prompt(s.phase)}")
-    s = s.clone()
+    s = s.successor()
     if isinstance(move, BidCard):
         _bid_card(s, seat, move)
     elif isinstance(move, BidTable):

@@ -94,21 +94,36 @@ class CampingLifeState(BaseState):
     def clone(self) -> CampingLifeState:
         """A copy that shares nothing mutable with ``self`` (cheaper than a deep copy)."""
         fields = self.__dict__.copy()
-        for name in _FLAT_LISTS:
+        for name in _MISSIONS:
             fields[name] = fields[name].copy()
-        for name in _NESTED_LISTS:
-            fields[name] = [inner.copy() for inner in fields[name]]
         fields["rng"] = copy_model(self.rng, {})
-        new = CampingLifeState.__new__(CampingLifeState)
+        fields["areas"] = list(map(list.copy, fields["areas"]))
+        return self._with_copies(fields)
+
+    def successor(self) -> CampingLifeState:
+        """A copy for a move to change. It shares what no move changes in place: the missions,
+        the RNG (drawn only at setup) and each play area (a placement replaces it)."""
+        fields = self.__dict__.copy()
+        fields["areas"] = fields["areas"].copy()
+        return self._with_copies(fields)
+
+    def _with_copies(self, fields: dict) -> CampingLifeState:
+        """A state of ``fields``, with copies of the lists that moves change in place."""
+        for name in _CHANGED_LISTS:
+            fields[name] = fields[name].copy()
+        fields["coins"] = list(map(list.copy, fields["coins"]))
+        fields["table_coins"] = list(map(list.copy, fields["table_coins"]))
+        new = _new(CampingLifeState)
         _set(new, "__dict__", fields)
         _set(new, "__pydantic_extra__", None)
-        _set(new, "__pydantic_fields_set__", self.__pydantic_fields_set__ | _CLONED)
+        _set(new, "__pydantic_fields_set__", self.__pydantic_fields_set__ | _COPIED)
         _set(new, "__pydantic_private__", None)
         return new
 
 
+_new = CampingLifeState.__new__
 _set = object.__setattr__
-_FLAT_LISTS = ("mission_pile", "open_missions", "secret_missions", "draw", "row", "next_round",
-               "discard", "card_bids", "hidden_table", "placements", "log")
-_NESTED_LISTS = ("areas", "coins", "table_coins")
-_CLONED = frozenset((*_FLAT_LISTS, *_NESTED_LISTS, "rng"))
+_MISSIONS = ("mission_pile", "open_missions", "secret_missions")
+_CHANGED_LISTS = ("draw", "row", "next_round", "discard", "card_bids", "hidden_table",
+                  "placements", "log")
+_COPIED = frozenset((*_MISSIONS, *_CHANGED_LISTS, "rng", "areas", "coins", "table_coins"))
