@@ -46,6 +46,10 @@ def _targets(filled: tuple[bool, ...]) -> tuple[Cell, ...]:
 
 def place(area: Sequence[int | None], row: int, col: int, card: int) -> list[int | None]:
     """The area with ``card`` at (row, col), moved back into the grid if it stood outside."""
+    if 0 <= row < ROWS and 0 <= col < COLS:
+        placed = list(area)
+        placed[row * COLS + col] = card
+        return placed
     cells = {cell: area[cell[0] * COLS + cell[1]] for cell in occupied(area)}
     cells[row, col] = card
     down = max(0, -min(r for r, _ in cells)) - max(0, max(r for r, _ in cells) - (ROWS - 1))

@@ -7,6 +7,7 @@ this project's choice (see docs/rules/camping-life.md, "Where the rulebook is si
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 Kind = Literal["road", "pool", "forest", "tent", "campfire", "house", "mission"]
@@ -22,7 +23,7 @@ class Card:
     text: str = ""
     points: int = 0
 
-    @property
+    @cached_property
     def name(self) -> str:
         if self.kind == "mission":
             return f"mission “{self.text}”"

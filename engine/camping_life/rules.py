@@ -9,13 +9,15 @@ A tie on the table discards both next-round cards.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engine.camping_life import area as play_area
 from engine.camping_life.cards import CARDS, MISSION_IDS, TERRAIN_IDS
 from engine.camping_life.moves import BidCard, BidTable, Move, Pick, Place
 from engine.camping_life.scoring import CELLS, COLS, ROWS, area_of, breakdown
 from engine.camping_life.state import (COINS, SEAT_NAMES, Bid, CampingLifeState, CardResult,
                                        Placement, RoundSummary)
-from engine.core import IllegalMove, Outcome, Rng, move_json
+from engine.core import IllegalMove, Outcome, Rng, copy_model, move_json
 
 ROW_SIZE = 4
 NEXT_ROUND_SIZE = 2
@@ -176,9 +178,12 @@ def _reveal(s: CampingLifeState) -> None:
     """Turn over the coins on the cards; each card goes to the higher total, ties are discarded."""
     s.revealed = True
     results = []
+    on_card = {card: [[] for _ in range(s.players)] for card in s.row}
+    for b in s.card_bids:
+        if b.card in on_card:
+            on_card[b.card][b.seat].append(b.coin)
     for card in s.row:
-        coins = [[b.coin for b in s.card_bids if b.card == card and b.seat == p]
-                 for p in range(s.players)]
+        coins = on_card[card]
         totals = [sum(c) if c else None for c in coins]
         name = CARDS[card].name
         shown = ", ".join(f"{SEAT_NAMES[p]} {'+'.join(map(str, coins[p]))}"
@@ -231,7 +236,12 @@ def _place(s: CampingLifeState, seat: int, move: Place) -> None:
             raise IllegalMove("A card must touch a card of your play area, side by side.")
         raise IllegalMove("Your play area is 4 cards wide and 3 high.")
     s.areas[seat] = play_area.place(area, move.row, move.col, move.card)
-    s.placements.remove(Placement(seat=seat, card=move.card))
+    # The first of this card's placements for the seat: list.remove with a Placement, without
+    # building one and comparing models.
+    for i, p in enumerate(s.placements):
+        if p.seat == seat and p.card == move.card:
+            del s.placements[i]
+            break
     _settle(s, move.card, placed=True)
     s.say(f"{SEAT_NAMES[seat]} places the {CARDS[move.card].name} {where(move.row, move.col)}.",
           seat)
@@ -242,6 +252,7 @@ def _touches(area: list[int | None], row: int, col: int) -> bool:
                for dr, dc in play_area.STEPS)
 
 
+@lru_cache(maxsize=None)
 def where(row: int, col: int) -> str:
     """A cell in words; rows and columns just outside the grid are named by their neighbour."""
     if row == -1:
@@ -261,9 +272,9 @@ def _settle(s: CampingLifeState, card: int, placed: bool) -> None:
     # A game saved before summaries were kept has none for the turn-over under way.
     if not s.revealed or s.last_round is None:
         return
-    cards = [c.model_copy(update={"placed": placed}) if c.card == card else c
+    cards = [copy_model(c, {"placed": placed}) if c.card == card else c
              for c in s.last_round.cards]
-    s.last_round = s.last_round.model_copy(update={"cards": cards})
+    s.last_round = copy_model(s.last_round, {"cards": cards})
 
 
 def _advance(s: CampingLifeState) -> None:

@@ -74,7 +74,6 @@ cells a road runs through: terrain scoring is done on masks, a few integer opera
 _FULL = (1 << CELLS) - 1
 _FIRST_COLUMN = sum(1 << (r * COLS) for r in range(ROWS))
 _LAST_COLUMN = _FIRST_COLUMN << (COLS - 1)
-_NEIGHBOUR_MASKS = [sum(1 << j for j in NEIGHBOURS[i]) for i in range(CELLS)]
 
 
 def masks(area: Area) -> Masks:
@@ -95,8 +94,10 @@ def _beside(mask: int) -> int:
             | (mask << COLS) | (mask >> COLS)) & _FULL
 
 
-def _bits(mask: int) -> list[int]:
-    return [i for i in range(CELLS) if mask >> i & 1]
+def _touching(a: int, b: int) -> int:
+    """How many pairs of side-by-side cells have one cell in ``a`` and the other in ``b``."""
+    return ((a << 1 & ~_FIRST_COLUMN & b).bit_count() + (a >> 1 & ~_LAST_COLUMN & b).bit_count()
+            + (a << COLS & b).bit_count() + (a >> COLS & b).bit_count())
 
 
 def _roads(m: Masks) -> int:
@@ -149,7 +150,7 @@ def pools(area: Area) -> int:
 
 
 def _forests(m: Masks) -> int:
-    return sum((_NEIGHBOUR_MASKS[i] & m["house"]).bit_count() for i in _bits(m["forest"]))
+    return _touching(m["forest"], m["house"])
 
 
 def forests(area: Area) -> int:
@@ -166,7 +167,7 @@ def tents(area: Area) -> int:
 
 
 def _campfires(m: Masks) -> int:
-    return sum((_NEIGHBOUR_MASKS[i] & m["forest"]).bit_count() for i in _bits(m["campfire"]))
+    return _touching(m["campfire"], m["forest"])
 
 
 def campfires(area: Area) -> int:
@@ -181,13 +182,12 @@ TERRAIN_SCORES: dict[str, Callable[[Area], int]] = {
     "tents": tents,
     "campfires": campfires,
 }
-_TERRAIN_BY_MASKS = (_roads, _pools, _forests, _tents, _campfires)
 
 
 def terrain_points(area: Area) -> int:
     """The sum of ``TERRAIN_SCORES``, working out the area's masks once."""
     m = masks(area)
-    return sum(score(m) for score in _TERRAIN_BY_MASKS)
+    return _roads(m) + _pools(m) + _forests(m) + _tents(m) + _campfires(m)
 
 
 def _umbrellas(cells: Sequence[Card | None]) -> int:

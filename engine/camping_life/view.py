@@ -50,7 +50,7 @@ from functools import lru_cache
 
 from engine.camping_life.cards import CARDS
 from engine.camping_life.scoring import COLS, ROWS, area_of, terrain_points
-from engine.camping_life.state import SEAT_NAMES, CampingLifeState, RoundSummary
+from engine.camping_life.state import SEAT_NAMES, CampingLifeState, CardResult, RoundSummary
 
 
 CARD_JSON = [c.to_json() for c in CARDS]  # shared by every view: never mutate a view
@@ -73,8 +73,7 @@ def _area(area: tuple[int | None, ...]) -> tuple[list[list[dict | None]], int, i
 
 
 def view(s: CampingLifeState, seat: int | None) -> dict:
-    cards = CARD_JSON
-    over = s.phase == "over"
+    card = CARD_JSON.__getitem__
     bids: dict[int, list[dict]] = {}
     for b in s.card_bids:
         bid = {"seat": b.seat, "coin": b.coin if b.seat == seat else None}
@@ -89,18 +88,19 @@ def view(s: CampingLifeState, seat: int | None) -> dict:
         "phase": s.phase,
         "starter": s.starter,
         "picker": s.picker,
-        "open_missions": [cards[m] for m in s.open_missions],
+        "open_missions": list(map(card, s.open_missions)),
         "mission_pile": len(s.mission_pile),
-        "secret_mission": cards[s.secret_missions[seat]] if seat is not None else None,
-        "secret_missions": [cards[m] for m in s.secret_missions] if over else None,
+        "secret_mission": card(s.secret_missions[seat]) if seat is not None else None,
+        "secret_missions": list(map(card, s.secret_missions)) if s.phase == "over" else None,
         "draw_pile": len(s.draw),
         "discard_pile": len(s.discard),
-        "discard_top": cards[s.discard[-1]] if s.discard else None,
-        "row": [{"card": cards[card], "bids": bids.get(card) or []} for card in s.row],
-        "next_round": [cards[c] for c in s.next_round],
-        "placing": ({"seat": placements[0].seat, "card": cards[placements[0].card]}
+        "discard_top": card(s.discard[-1]) if s.discard else None,
+        "row": [{"card": card(c), "bids": bids.get(c) or []} for c in s.row],
+        "next_round": list(map(card, s.next_round)),
+        "placing": ({"seat": placements[0].seat, "card": card(placements[0].card)}
                     if placements else None),
-        "waiting": [{"seat": p.seat, "card": cards[p.card]} for p in placements[1:]],
+        "waiting": ([{"seat": p.seat, "card": card(p.card)} for p in placements[1:]]
+                    if len(placements) > 1 else []),
         "last_round": _last_round_shared(s.last_round),
         "seats": [_seat(s, p, seat) for p in range(s.players)],
     }
@@ -127,27 +127,45 @@ def _last_round(r: RoundSummary | None) -> dict | None:
         "table_totals": list(r.table_totals),
         "picker": r.picker,
         "picked": _card(r.picked),
-        "cards": [{"card": _card(c.card),
-                   "bids": [{"seat": p, "coins": list(coins)}
-                            for p, coins in enumerate(c.coins) if coins],
-                   "winner": c.winner, "placed": c.placed}
-                  for c in r.cards],
+        "cards": [_card_result(c) for c in r.cards],
     }
+
+
+_CARD_RESULTS: dict[int, tuple[CardResult, dict]] = {}
+"""The view form of recent card results, by id (each kept alive here, so the id is not
+reused): placing a won card replaces its result in the summary and keeps the others."""
+_CARD_RESULTS_KEPT = 64
+
+
+def _card_result(c: CardResult) -> dict:
+    hit = _CARD_RESULTS.get(id(c))
+    if hit is not None and hit[0] is c:
+        return hit[1]
+    shown = {"card": _card(c.card),
+             "bids": [{"seat": p, "coins": list(coins)} for p, coins in enumerate(c.coins) if coins],
+             "winner": c.winner, "placed": c.placed}
+    if len(_CARD_RESULTS) >= _CARD_RESULTS_KEPT:
+        _CARD_RESULTS.clear()
+    _CARD_RESULTS[id(c)] = (c, shown)
+    return shown
 
 
 def _seat(s: CampingLifeState, p: int, viewer: int | None) -> dict:
     grid, placed, terrain = _area(tuple(s.areas[p]))
     mine = p == viewer
+    coins = s.coins[p]
+    table = s.table_coins[p]
+    hidden = s.hidden_table[p]
     return {
         "seat": p,
         "name": SEAT_NAMES[p],
         "area": grid,
         "cards_in_area": placed,
         "terrain_score": terrain,
-        "coins": sorted(s.coins[p]) if mine else None,
-        "coins_left": len(s.coins[p]),
-        "table_coins": list(s.table_coins[p]),
-        "table_total": sum(s.table_coins[p]),
-        "table_coin_down": s.hidden_table[p] is not None,
-        "table_coin": s.hidden_table[p] if mine else None,
+        "coins": sorted(coins) if mine else None,
+        "coins_left": len(coins),
+        "table_coins": table.copy(),
+        "table_total": sum(table),
+        "table_coin_down": hidden is not None,
+        "table_coin": hidden if mine else None,
     }
