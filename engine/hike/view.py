@@ -64,6 +64,9 @@ not reused). Moves replace a backpack, scoring pile, dealt hand or debt rather t
 it, so from one move to the next most seats show the very same objects; views are read,
 never changed, so later views share the entry. Small, to stay in the CPU's caches."""
 _SEATS_KEPT = 32
+_PARTS: dict[int, tuple] = {}
+"""The same for a backpack's or scoring pile's view form and miles, which outlive most
+entries: an entry also changes when the seat joins or leaves a hike or owes a discard."""
 
 
 def _seat(p: int, bp: dict, dealt: list[int], scored: list[int], debt, hiking: bool) -> dict:
@@ -71,20 +74,42 @@ def _seat(p: int, bp: dict, dealt: list[int], scored: list[int], debt, hiking: b
     hit = _SEATS.get(key)
     if hit is not None and hit[0] is bp and hit[1] is dealt and hit[2] is scored and hit[3] is debt:
         return hit[4]
-    entry = {
-        "seat": p,
-        "backpack": {sp: None if (c := bp[sp]) is None else CARD_JSON[c] for sp in SPACES},
-        "backpack_miles": _miles(bp.values()),
-        "unpacked": [CARD_JSON[c] for c in dealt],
-        "scored": [CARD_JSON[c] for c in scored],
-        "score": _miles(scored),
-        "owes": debt.model_dump(mode="json") if debt else None,
-        "hiking": hiking,
-    }
     if len(_SEATS) >= _SEATS_KEPT:
         _SEATS.clear()
+        _PARTS.clear()
+    backpack, backpack_miles = _part(bp, _backpack)
+    shown, score = _part(scored, _cards)
+    entry = {
+        "seat": p,
+        "backpack": backpack,
+        "backpack_miles": backpack_miles,
+        "unpacked": [CARD_JSON[c] for c in dealt],
+        "scored": shown,
+        "score": score,
+        # Debt.model_dump(mode="json"), built directly
+        "owes": debt and {
+            "rule": debt.rule, "count": debt.count, "miles": debt.miles, "reason": debt.reason
+        },
+        "hiking": hiking,
+    }
     _SEATS[key] = (bp, dealt, scored, debt, entry)
     return entry
+
+
+def _part(cards, build) -> tuple:
+    hit = _PARTS.get(id(cards))
+    if hit is None or hit[0] is not cards:
+        hit = _PARTS[id(cards)] = (cards, *build(cards))
+    return hit[1], hit[2]
+
+
+def _backpack(bp: dict) -> tuple[dict, int]:
+    shown = {sp: None if (c := bp[sp]) is None else CARD_JSON[c] for sp in SPACES}
+    return shown, _miles(bp.values())
+
+
+def _cards(cards: list[int]) -> tuple[list[dict], int]:
+    return [CARD_JSON[c] for c in cards], _miles(cards)
 
 
 def view(s: HikeState, seat: int | None) -> dict:
