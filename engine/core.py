@@ -219,11 +219,9 @@ def copy_model(model: M, changes: dict[str, Any]) -> M:
     if model.__pydantic_private__ is not None or model.__pydantic_extra__ is not None:
         return model.model_copy(update=changes)
     new = model.__class__.__new__(model.__class__)
-    fields = model.__dict__.copy()
-    fields.update(changes)
-    _set(new, "__dict__", fields)
+    _set(new, "__dict__", {**model.__dict__, **changes})
     _set(new, "__pydantic_extra__", None)
-    _set(new, "__pydantic_fields_set__", model.__pydantic_fields_set__ | changes.keys())
+    _set(new, "__pydantic_fields_set__", model.__pydantic_fields_set__.union(changes))
     _set(new, "__pydantic_private__", None)
     return new
 
