@@ -200,7 +200,21 @@ def _start_play(s: HikeState) -> None:
 # ---------------------------------------------------------------- whose decision
 
 
+_ACTING: list = [None, []]
+"""The last state asked about and its answer (the state kept alive, so its id is not
+reused): a step asks for the same state several times (the loop, its legal moves, its
+view, applying a move), and states are not changed once made."""
+
+
 def to_act(s: HikeState) -> list[int]:
+    if _ACTING[0] is s:
+        return list(_ACTING[1])
+    acting = _to_act(s)
+    _ACTING[0], _ACTING[1] = s, acting
+    return list(acting)
+
+
+def _to_act(s: HikeState) -> list[int]:
     if s.game_over:
         return []
     if s.phase == "setup":
