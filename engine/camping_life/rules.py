@@ -60,15 +60,28 @@ def placing(s: CampingLifeState) -> list[int]:
 def legal_moves(s: CampingLifeState, seat: int) -> list[Move]:
     if seat not in to_act(s):
         return []
-    held = sorted(set(s.coins[seat]))
     if s.phase == "bid_card":
-        return [BID_CARD[card, coin] for card in s.row for coin in held]
+        held = _held(s, seat)
+        moves: list[Move] = []
+        for card in s.row:
+            moves += _bids(card, held)
+        return moves
     if s.phase == "bid_table":
-        return [BID_TABLE[coin] for coin in held]
+        return [BID_TABLE[coin] for coin in _held(s, seat)]
     if s.phase == "pick":
         return [PICK[card] for card in s.next_round]
     cells = play_area.targets(s.areas[seat])
     return [PLACE[card, r, c] for card in dict.fromkeys(placing(s)) for r, c in cells]
+
+
+def _held(s: CampingLifeState, seat: int) -> tuple[int, ...]:
+    """The values of the coins in ``seat``'s hand, each once, lowest first."""
+    return tuple(sorted(set(s.coins[seat])))
+
+
+@lru_cache(maxsize=None)
+def _bids(card: int, held: tuple[int, ...]) -> tuple[BidCard, ...]:
+    return tuple(BID_CARD[card, coin] for coin in held)
 
 
 # Moves are frozen values: every legal move is built once here, not at every step.
@@ -83,8 +96,7 @@ PLACE = {(card, r, c): Place(card=card, row=r, col=c)
 def apply(s: CampingLifeState, seat: int, move: Move) -> CampingLifeState:
     if seat not in to_act(s):
         raise IllegalMove("It is not your turn.")
-    expected = {"bid_card": BidCard, "bid_table": BidTable, "pick": Pick, "place": Place}
-    if not isinstance(move, expected[s.phase]):
+    if not isinstance(move, _EXPECTED[s.phase]):
         raise IllegalMove(f"Now is not the time for {move.type}: {_prompt(s.phase)}")
     s = s.successor()
     if isinstance(move, BidCard):
@@ -97,6 +109,9 @@ def apply(s: CampingLifeState, seat: int, move: Move) -> CampingLifeState:
         _place(s, seat, move)
     _advance(s)
     return s
+
+
+_EXPECTED = {"bid_card": BidCard, "bid_table": BidTable, "pick": Pick, "place": Place}
 
 
 def _prompt(phase: str) -> str:
@@ -119,9 +134,15 @@ def _bid_card(s: CampingLifeState, seat: int, move: BidCard) -> None:
     if move.card not in s.row:
         raise IllegalMove("That card is not in this round's row.")
     _take_coin(s, seat, move.coin)
-    s.card_bids.append(Bid(seat=seat, card=move.card, coin=move.coin))
+    s.card_bids.append(_bid(seat, move.card, move.coin))
     s.say(f"{SEAT_NAMES[seat]} puts a coin on the {CARDS[move.card].name}.", seat)
     s.phase = "bid_table"
+
+
+@lru_cache(maxsize=None)
+def _bid(seat: int, card: int, coin: int) -> Bid:
+    """Bids are frozen values: each is built once, like the moves."""
+    return Bid(seat=seat, card=card, coin=coin)
 
 
 def _bid_table(s: CampingLifeState, seat: int, move: BidTable) -> None:
