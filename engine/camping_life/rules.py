@@ -379,23 +379,27 @@ def outcome(s: CampingLifeState) -> Outcome | None:
     )
 
 
-_LABELLED: dict[int, dict[int, dict]] = {
-    id(m): {} for table in (BID_CARD, BID_TABLE, PICK, PLACE) for m in table.values()}
-"""The view entries of the moves built above, by the move's id and where its card lies (the
-label of a bid or a pick says it; 0 for the others): each is made once, as the moves are."""
+_LABELLED: dict[int, tuple[str | None, dict[int, dict]]] = {
+    **{id(m): ("row", {}) for m in BID_CARD.values()},
+    **{id(m): (None, {}) for m in BID_TABLE.values()},
+    **{id(m): ("next_round", {}) for m in PICK.values()},
+    **{id(m): (None, {}) for m in PLACE.values()},
+}
+"""The view entries of the moves built above, by the move's id and where its card lies in
+the row or the next-round cards (the label of a bid or a pick says it; 0 for the others):
+each is made once, as the moves are."""
 
 
 def labelled(s: CampingLifeState, seat: int, legal: list[Move]) -> list[dict]:
     """``Game.labelled``: each move's JSON and label, shared between views."""
     shown = []
     for m in legal:
-        entries = _LABELLED.get(id(m))
-        if entries is None:
+        hit = _LABELLED.get(id(m))
+        if hit is None:
             shown.append({"move": move_json(m), "label": describe(s, seat, m)})
             continue
-        kind = m.type
-        at = (s.row.index(m.card) if kind == "bid_card"
-              else s.next_round.index(m.card) if kind == "pick" else 0)
+        among, entries = hit
+        at = 0 if among is None else getattr(s, among).index(m.card)
         entry = entries.get(at)
         if entry is None:
             entry = entries[at] = {"move": move_json(m), "label": describe(s, seat, m)}
