@@ -50,7 +50,8 @@ from functools import lru_cache
 
 from engine.camping_life.cards import CARDS
 from engine.camping_life.scoring import COLS, ROWS, area_of, terrain_points
-from engine.camping_life.state import SEAT_NAMES, CampingLifeState, CardResult, RoundSummary
+from engine.camping_life.state import (SEAT_NAMES, Bid, CampingLifeState, CardResult,
+                                       RoundSummary)
 
 
 CARD_JSON = [c.to_json() for c in CARDS]  # shared by every view: never mutate a view
@@ -76,7 +77,7 @@ def view(s: CampingLifeState, seat: int | None) -> dict:
     card = CARD_JSON.__getitem__
     bids: dict[int, list[dict]] = {}
     for b in s.card_bids:
-        bid = {"seat": b.seat, "coin": b.coin if b.seat == seat else None}
+        bid = _bid(b, b.seat == seat)
         if b.card in bids:
             bids[b.card].append(bid)
         else:
@@ -104,6 +105,21 @@ def view(s: CampingLifeState, seat: int | None) -> dict:
         "last_round": _last_round_shared(s.last_round),
         "seats": [_seat(s, p, seat) for p in range(s.players)],
     }
+
+
+_BIDS: dict[int, tuple[Bid, dict, dict]] = {}
+"""The view forms of recent bids, to their owner and to the others, by id (each bid kept
+alive here, so the id is not reused): a bid is shown by every view until the turn-over."""
+_BIDS_KEPT = 1024
+
+
+def _bid(b: Bid, mine: bool) -> dict:
+    hit = _BIDS.get(id(b))
+    if hit is None or hit[0] is not b:
+        if len(_BIDS) >= _BIDS_KEPT:
+            _BIDS.clear()
+        hit = _BIDS[id(b)] = (b, {"seat": b.seat, "coin": b.coin}, {"seat": b.seat, "coin": None})
+    return hit[1] if mine else hit[2]
 
 
 _LAST_ROUND: list[tuple[RoundSummary | None, dict | None]] = [(None, None)]
