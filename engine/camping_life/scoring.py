@@ -184,6 +184,16 @@ TERRAIN_SCORES: dict[str, Callable[[Area], int]] = {
 }
 
 
+_TERRAIN_BY_MASKS: dict[str, Callable[[Masks], int]] = {
+    "roads": _roads,
+    "pools": _pools,
+    "forests": _forests,
+    "tents": _tents,
+    "campfires": _campfires,
+}
+"""``TERRAIN_SCORES`` on an area's masks, to work them out once for all five."""
+
+
 def terrain_points(area: Area) -> int:
     """The sum of ``TERRAIN_SCORES``, working out the area's masks once."""
     m = masks(area)
@@ -253,7 +263,8 @@ def mission_points(mission: Card, areas: Sequence[Area]) -> list[int]:
 
 def breakdown(areas: Sequence[Area], missions: Sequence[Card]) -> list[dict]:
     """Each player's points by terrain kind and by mission, with the total."""
-    result = [{name: score(a) for name, score in TERRAIN_SCORES.items()} for a in areas]
+    per_area = [masks(a) for a in areas]
+    result = [{name: score(m) for name, score in _TERRAIN_BY_MASKS.items()} for m in per_area]
     for seat in range(len(areas)):
         result[seat]["missions"] = {}
     for mission in missions:
