@@ -217,12 +217,12 @@ class Slot:
     def other(self, seat: Seat) -> Seat:
         return self.seats[1] if seat is self.seats[0] else self.seats[0]
 
-    async def new_game(self, http: list[httpx.AsyncClient]) -> str:
+    async def new_game(self, http: list[httpx.AsyncClient]) -> tuple[str, list[Seat]]:
         # A few games are set up at a time: the load measured is play, not lobby bursts.
         async with SETTING_UP:
             return await self._new_game(http)
 
-    async def _new_game(self, http: list[httpx.AsyncClient]) -> str:
+    async def _new_game(self, http: list[httpx.AsyncClient]) -> tuple[str, list[Seat]]:
         client = http[self.index % len(http)]
         tokens = []
         for name in ("Ana", "Ben"):
@@ -236,29 +236,40 @@ class Slot:
             "/api/lobbies/join", json={"invite_code": lobby["invite_code"]}, headers=auth[1]
         )
         r = await client.post(f"/api/lobbies/{lobby['id']}/start", headers=auth[0])
-        self.seats = [Seat(self, t) for t in tokens]
-        return r.json()["game_id"]
+        return r.json()["game_id"], [Seat(self, t) for t in tokens]
 
     async def run(self, http: list[httpx.AsyncClient], think: float, ready: asyncio.Event) -> None:
         rng = random.Random(self.index)
         first = True
-        while True:
-            game_id = await self.new_game(http)
-            for i, seat in enumerate(self.seats):
-                base = self.bases[(self.index + (0 if self.sticky else i)) % len(self.bases)]
-                await seat.open(f"{base}/ws/games/{game_id}")
-            if first:
+        upcoming = asyncio.create_task(self.new_game(http))
+        try:
+            while True:
+                game_id, self.seats = await upcoming
+                # The table's next game is set up while this one is played: N games are in
+                # play throughout, rather than fewer while finished ones wait to be replaced.
+                upcoming = asyncio.create_task(self.new_game(http))
+                await self._play(game_id, think, rng, first, ready)
                 first = False
-                await ready.wait()
-                if think:
-                    # Spread the first moves over one thinking time.
-                    await asyncio.sleep(rng.uniform(0, think))
-            try:
-                await asyncio.gather(*(s.play(think, rng) for s in self.seats))
-            finally:
-                for seat in self.seats:
-                    await seat.close()
-            self.stats.games += 1
+        finally:
+            upcoming.cancel()
+
+    async def _play(
+        self, game_id: str, think: float, rng: random.Random, first: bool, ready: asyncio.Event
+    ) -> None:
+        for i, seat in enumerate(self.seats):
+            base = self.bases[(self.index + (0 if self.sticky else i)) % len(self.bases)]
+            await seat.open(f"{base}/ws/games/{game_id}")
+        if first:
+            await ready.wait()
+            if think:
+                # Spread the first moves over one thinking time.
+                await asyncio.sleep(rng.uniform(0, think))
+        try:
+            await asyncio.gather(*(s.play(think, rng) for s in self.seats))
+        finally:
+            for seat in self.seats:
+                await seat.close()
+        self.stats.games += 1
 
 
 # --- the server ------------------------------------------------------------------------
