@@ -246,11 +246,16 @@ class Slot:
         try:
             while True:
                 game_id, self.seats = await upcoming
-                # The table's next game is set up while this one is played: N games are in
-                # play throughout, rather than fewer while finished ones wait to be replaced.
-                upcoming = asyncio.create_task(self.new_game(http))
+                if not think:
+                    # As fast as answered, the table's next game is set up while this one is
+                    # played: N games are in play throughout, rather than fewer while
+                    # finished ones wait to be replaced. (At a human pace no game ends within
+                    # a run, and setting up another meanwhile would only add to the load.)
+                    upcoming = asyncio.create_task(self.new_game(http))
                 await self._play(game_id, think, rng, first, ready)
                 first = False
+                if think:
+                    upcoming = asyncio.create_task(self.new_game(http))
         finally:
             upcoming.cancel()
 
