@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app import guard
-from app.hubs import Connection, GameHub, LobbyConnection, LobbyHub, Refused, serve
+from app.hubs import Connection, GameHub, LobbyConnection, LobbyHub, Refused, Socket, serve
 from app.services import chat, players
 from app.services.errors import Problem, StaleVersion
 from engine.core import IllegalMove
@@ -38,6 +39,21 @@ async def _player_id(ctx: Context, ws: WebSocket) -> str | None:
 
 def _error(code: str, message: str, ref: Any) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message, "ref": ref}
+
+
+async def _read(ws: WebSocket, conn: Socket, handle: Callable[[Any], Awaitable[None]]) -> None:
+    """Read a socket's messages until the client leaves; what is not JSON is answered here."""
+    try:
+        while True:
+            text = await ws.receive_text()
+            try:
+                message = json.loads(text)
+            except ValueError:
+                await conn.send(_error("bad_request", "Messages are JSON objects.", None))
+                continue
+            await handle(message)
+    except WebSocketDisconnect:
+        pass
 
 
 # Close codes: 4404 no such game or lobby; 1013 (try again later) too many sockets.
@@ -68,21 +84,11 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         return
     assert conn is not None
 
-    async def read() -> None:
-        try:
-            while True:
-                text = await ws.receive_text()
-                try:
-                    message = json.loads(text)
-                except ValueError:
-                    await conn.send(_error("bad_request", "Messages are JSON objects.", None))
-                    continue
-                await _handle(ctx, hub, conn, game_id, message)
-        except WebSocketDisconnect:
-            pass
+    async def handle(message: Any) -> None:
+        await _handle(ctx, hub, conn, game_id, message)
 
     try:
-        await serve(read, lambda: conn.write_updates(hub))
+        await serve(lambda: _read(ws, conn, handle), lambda: conn.write_updates(hub))
     finally:
         ctx.watchers.leave_game(game_id, conn)
 
@@ -187,20 +193,10 @@ async def lobby_socket(ws: WebSocket, lobby_id: str) -> None:
         await ws.close(code=TRY_AGAIN_LATER, reason=str(exc))
         return
 
-    async def read() -> None:
-        try:
-            while True:
-                text = await ws.receive_text()
-                try:
-                    message = json.loads(text)
-                except ValueError:
-                    await conn.send(_error("bad_request", "Messages are JSON objects.", None))
-                    continue
-                await _lobby_chat(ctx, hub, conn, lobby_id, message)
-        except WebSocketDisconnect:
-            pass
+    async def handle(message: Any) -> None:
+        await _lobby_chat(ctx, hub, conn, lobby_id, message)
 
     try:
-        await serve(read, lambda: conn.write_updates(hub))
+        await serve(lambda: _read(ws, conn, handle), lambda: conn.write_updates(hub))
     finally:
         ctx.watchers.leave_lobby(lobby_id, conn)

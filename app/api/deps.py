@@ -101,3 +101,9 @@ def rate_limit(kind: str, *, by_player: bool = True) -> Any:
 
 
 RATE_LIMITED = {429: {"model": ErrorBody, "description": "too many calls: see Retry-After"}}
+# A seated player's call on a game: no token, no seat there, no such game.
+SEATED = {
+    401: {"model": ErrorBody, "description": "no player token"},
+    403: {"model": ErrorBody, "description": "the caller has no seat at this game"},
+    404: {"model": ErrorBody},
+}

@@ -7,6 +7,7 @@ from fastapi import APIRouter, Request, status
 
 from app.api.deps import (
     RATE_LIMITED,
+    SEATED,
     ContextDep,
     CurrentPlayer,
     OptionalPlayer,
@@ -120,9 +121,7 @@ async def replay_game(game_id: str, session: SessionDep, at: int = 0) -> GameSta
     "move is malformed or illegal (nothing changes).",
     responses={
         **UNREADABLE_BODY,
-        401: {"model": ErrorBody, "description": "no player token"},
-        403: {"model": ErrorBody, "description": "the caller has no seat at this game"},
-        404: {"model": ErrorBody},
+        **SEATED,
         409: {"model": ErrorBody, "description": "stale expect_version"},
         422: {"model": Unprocessable, "description": "illegal or malformed move"},
     }
@@ -160,9 +159,7 @@ async def make_move(
     "the heuristic bot plays your seat to the end and you are ranked last. 409 when the game "
     "has ended or you conceded already.",
     responses={
-        401: {"model": ErrorBody, "description": "no player token"},
-        403: {"model": ErrorBody, "description": "the caller has no seat at this game"},
-        404: {"model": ErrorBody},
+        **SEATED,
         409: {"model": ErrorBody, "description": "the game has ended, or you conceded already"},
     }
     | RATE_LIMITED,
@@ -234,9 +231,7 @@ async def game_chat(game_id: str, session: SessionDep) -> list[ChatLine]:
     "playing it: from now on the caller plays it again, and their time starts if they are to "
     "act. Any move of theirs does the same. Harmless when the seat is not away.",
     responses={
-        401: {"model": ErrorBody, "description": "no player token"},
-        403: {"model": ErrorBody, "description": "the caller has no seat at this game"},
-        404: {"model": ErrorBody},
+        **SEATED,
     },
 )
 async def back(game_id: str, ctx: ContextDep, player: CurrentPlayer) -> MoveResult:
