@@ -291,6 +291,14 @@ class _Stored:
     clock: Clock
     turn_seconds: int | None
 
+    @classmethod
+    def read(cls, row: Any) -> _Stored:
+        """From a game row (the model, or the columns selected by name)."""
+        return cls(
+            row.kind, row.version, row.status, get_game(row.kind).load(row.state),
+            stand_ins(row), row.updated_at, Clock.load(row.clock), row.turn_seconds,
+        )
+
 
 @dataclass(frozen=True)
 class _Mover:
@@ -395,10 +403,7 @@ async def commit_move(
         row = await session.get(Game, game_id, populate_existing=True)
         if row is None:
             raise Problem(404, "No such game.")
-        stored = _Stored(
-            row.kind, row.version, row.status, get_game(row.kind).load(row.state),
-            stand_ins(row), row.updated_at, Clock.load(row.clock), row.turn_seconds,
-        )
+        stored = _Stored.read(row)
         mover = _Mover(played_by, await _bots(session, game_id, known, seats_cache), timing)
         _check(stored, seat, expect_version, mover)
         state, record, values = _apply(stored, seat, move, mover)
@@ -516,11 +521,7 @@ async def _commit_in_one_statement(
             bots = await _bots(conn, game_id, known, seats_cache) if row is not None else {}
         if row is None:
             raise Problem(404, "No such game.")
-        stored = _Stored(
-            row.kind, row.version, row.status, get_game(row.kind).load(row.state),
-            {int(k): v for k, v in (row.stand_ins or {}).items()}, row.updated_at,
-            Clock.load(row.clock), row.turn_seconds,
-        )
+        stored = _Stored.read(row)
     mover = _Mover(played_by, bots, timing)
     _check(stored, seat, expect_version, mover)
     # The engine's work is done before a connection is taken: under load, a connection held
