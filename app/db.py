@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import (
     async_sessionmaker,
     create_async_engine,
 )
+from sqlalchemy.util import greenlet_spawn
 
 
 def storable(text: str) -> bool:
@@ -58,20 +59,6 @@ def make_engine(url: str, pool: dict[str, Any] | None = None) -> AsyncEngine:
     return create_async_engine(url, json_serializer=to_json, **pool)
 
 
-async def run_on_driver(conn: AsyncConnection, sql: str, args: list[Any]) -> Any:
-    """The first value ``sql`` (PostgreSQL, ``$n`` parameters) returns, run by asyncpg on
-    ``conn``'s own connection. A connection that fails other than by PostgreSQL's answer is
-    dropped from the pool, as SQLAlchemy would."""
-    raw = await conn.get_raw_connection()
-    try:
-        return await raw.driver_connection.fetchval(sql, *args)
-    except asyncpg.PostgresError:
-        raise
-    except Exception:
-        await conn.invalidate()
-        raise
-
-
 class Database:
     """One engine per app. SQLite has a single writer, so writes queue up in-process there
     instead of failing with "database is locked"; PostgreSQL writers run concurrently and
@@ -103,6 +90,23 @@ class Database:
         """A connection where each statement is its own transaction (no BEGIN, no COMMIT)."""
         async with self._autocommit.connect() as conn:
             yield conn
+
+    @asynccontextmanager
+    async def driver(self) -> AsyncIterator[asyncpg.Connection]:
+        """PostgreSQL: asyncpg's own connection from the pool, each statement its own
+        transaction. SQLAlchemy's connection around it (execution options, events, isolation
+        set and reset) cost a move more than its statement did. A connection that fails other
+        than by PostgreSQL's answer is dropped from the pool, as SQLAlchemy would."""
+        record = await greenlet_spawn(self.engine.sync_engine.raw_connection)
+        try:
+            yield record.driver_connection
+        except asyncpg.PostgresError:
+            raise
+        except Exception as exc:
+            await greenlet_spawn(record.invalidate, exc)
+            raise
+        finally:
+            await greenlet_spawn(record.close)
 
     async def dispose(self) -> None:
         await self.engine.dispose()

@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import names
-from app.db import Database, RawJSON, run_on_driver, storable, to_json
+from app.db import Database, RawJSON, storable, to_json
 from app.models import Game, Lobby, Move, Player, Seat, now
 from app.services import clock
 from app.services.clock import Clock, PlayedBy, Timing
@@ -476,6 +476,11 @@ _MOVE_IN_ONE = _move_in_one_statement()
 # PostgreSQL took to run the statement.
 _MOVE_SQL = _MOVE_IN_ONE.compile(dialect=postgresql_asyncpg.dialect())
 _MOVE_JSON_PARAMS = {name for name, bind in _MOVE_SQL.binds.items() if isinstance(bind.type, JSON)}
+# A statement that did nothing: what the game is now.
+_CURRENT_SQL = (
+    select(Game.status, Game.version).where(Game.id == bindparam("game_id"))
+    .compile(dialect=postgresql_asyncpg.dialect()).string
+)
 _MOVE_FIXED = {name: bind.value for name, bind in _MOVE_SQL.binds.items() if bind.value is not None}
 
 
@@ -543,22 +548,20 @@ async def _commit_in_one_statement(
         "seat": seat,
         "move": record,
     })
-    async with db.autocommit() as conn:
-        inserted = await run_on_driver(conn, _MOVE_SQL.string, args)
+    async with db.driver() as conn:
+        inserted = await conn.fetchval(_MOVE_SQL.string, *args)
         if inserted is None:
             # Another writer won, or the game changed otherwise (aborted, a concession).
-            current = (
-                await conn.execute(select(Game.status, Game.version).where(Game.id == game_id))
-            ).one()
+            current = await conn.fetchrow(_CURRENT_SQL, game_id)
     if inserted is None:
-        if current.status == "aborted":
+        if current["status"] == "aborted":
             raise IllegalMove("The game was aborted.")
-        if current.version == expect_version and known is not None:
+        if current["version"] == expect_version and known is not None:
             # Only what the caller held was out of date: check against the row itself.
             return await _commit_in_one_statement(
                 db, game_id, seat, move, expect_version, played_by, timing, None, seats_cache,
             )
-        raise StaleVersion(current.version)
+        raise StaleVersion(current["version"])
     return _committed(stored, state, values)
 
 
