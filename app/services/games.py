@@ -99,6 +99,7 @@ class Snapshot:
     updated_at: datetime | None = None
     turn_seconds: int | None = None
     clock: Clock = field(default_factory=Clock)
+    _table: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
 
     def seat_of(self, player_id: str | None) -> int | None:
         if player_id is None:
@@ -128,6 +129,12 @@ class Snapshot:
         return clock.due_at(self.clock, acting, self.people(), timing, now)
 
     def table(self) -> dict[str, Any]:
+        """Built once: every seat's view of this version shares it."""
+        if self._table is None:
+            self._table = self._build_table()
+        return self._table
+
+    def _build_table(self) -> dict[str, Any]:
         deadlines, away = self.clock.deadlines, self.clock.away
         active = self.status == "active"
         return {
@@ -157,7 +164,8 @@ class Snapshot:
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (``None``: a spectator): the engine's projection plus the table."""
-        view = full_view(self.game, self.state, seat) | {"table": self.table()}
+        view = full_view(self.game, self.state, seat)
+        view["table"] = self.table()
         if self.status != "active":
             # Nobody acts in an ended game, and the stored outcome is the final word (a game
             # can end by concession, which the engine knows nothing of).
