@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager, nullcontext
 from typing import Any
 
 import asyncpg
+import orjson
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
@@ -32,7 +33,13 @@ class RawJSON(str):
 
 
 def to_json(value: Any) -> str:
-    return value if isinstance(value, RawJSON) else json.dumps(value)
+    if isinstance(value, RawJSON):
+        return value
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:
+        # What orjson refuses (an integer beyond 64 bits, a lone surrogate): escaped ASCII.
+        return json.dumps(value)
 
 
 def make_engine(url: str, pool: dict[str, Any] | None = None) -> AsyncEngine:

@@ -72,8 +72,9 @@ def encode(message: dict[str, Any]) -> str:
     try:
         return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
     except orjson.JSONEncodeError:
-        # What orjson refuses (a lone surrogate, an integer beyond 64 bits) as before.
-        return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+        # What orjson refuses (an integer beyond 64 bits; a lone surrogate, from JSON's \ud800
+        # escapes in a client's ref, which UTF-8 cannot carry) goes as escaped ASCII.
+        return json.dumps(message, separators=(",", ":"))
 
 
 class Socket:
@@ -128,9 +129,7 @@ class Socket:
             self._sender.cancel()
 
     async def send(self, message: dict[str, Any]) -> None:
-        # ASCII only: the ref is the client's, and JSON's \ud800 escapes give lone surrogates
-        # that UTF-8 cannot encode.
-        await self.send_text(json.dumps(message, separators=(",", ":")))
+        await self.send_text(encode(message))
 
 
 class Connection(Socket):
