@@ -129,6 +129,10 @@ def _error(code: str, message: str, ref: Any = None, **extra: Any) -> str:
     return json.dumps({"type": "error", "code": code, "message": message, "ref": ref} | extra)
 
 
+PARSED = "campground.json"
+"""The key of an admitted socket message's parsed JSON, beside its text."""
+
+
 def _depth(value: Any) -> int:
     deepest, stack = 0, [(value, 1)]
     while stack:
@@ -266,6 +270,8 @@ class Guard:
             return None  # the app answers what is not JSON
         if data is None or _depth(data) > MAX_DEPTH:
             return _error("bad_request", f"Messages nest at most {MAX_DEPTH} levels deep.")
+        # Parsed once: the app reads it from the message (``app.ws``).
+        message[PARSED] = data
         ref = data.get("ref") if isinstance(data, dict) else None
         if ref is not None and len(json.dumps(ref)) > self.settings.MAX_REF_CHARS:
             return _error("bad_request", f"A ref is at most {self.settings.MAX_REF_CHARS} "

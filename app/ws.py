@@ -45,12 +45,17 @@ async def _read(ws: WebSocket, conn: Socket, handle: Callable[[Any], Awaitable[N
     """Read a socket's messages until the client leaves; what is not JSON is answered here."""
     try:
         while True:
-            text = await ws.receive_text()
-            try:
-                message = json.loads(text)
-            except ValueError:
-                await conn.send(_error("bad_request", "Messages are JSON objects.", None))
-                continue
+            received = await ws.receive()
+            if received["type"] == "websocket.disconnect":
+                return
+            if guard.PARSED in received:
+                message = received[guard.PARSED]
+            else:
+                try:
+                    message = json.loads(received.get("text") or "")
+                except ValueError:
+                    await conn.send(_error("bad_request", "Messages are JSON objects.", None))
+                    continue
             await handle(message)
     except WebSocketDisconnect:
         pass
