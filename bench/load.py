@@ -48,6 +48,8 @@ from websockets.asyncio.server import serve
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from app.config import Settings  # noqa: E402
+from app.guard import server_options  # noqa: E402
 from app.limits import UNLIMITED  # noqa: E402
 from app.migrate import upgrade  # noqa: E402
 
@@ -366,6 +368,10 @@ def servers(url: str, instances: int, workers: int, redis: str | None) -> Iterat
             port = free_port()
             command = [sys.executable, "-m", "uvicorn", "app.main:app", "--port", str(port)]
             command += ["--log-level", "warning", "--ws-per-message-deflate", "false"]
+            # As `campground serve` runs it: forwarded headers left to the app, frames bounded.
+            options = server_options(Settings())
+            command += ["--ws-max-size", str(options["ws_max_size"])]
+            command += [] if options["proxy_headers"] else ["--no-proxy-headers"]
             if workers > 1:
                 command += ["--workers", str(workers)]
             process = subprocess.Popen(command, cwd=ROOT, env=env)
