@@ -124,17 +124,28 @@ def _prompt(phase: str) -> str:
     }[phase]
 
 
+def _replaced(items: list, at: int, value: object) -> list:
+    """``items`` with ``value`` at ``at``, as a new list: a move never changes a list of the
+    state in place, as the state before it shares them (``CampingLifeState.successor``)."""
+    items = items.copy()
+    items[at] = value
+    return items
+
+
 def _take_coin(s: CampingLifeState, seat: int, coin: int) -> None:
-    if coin not in s.coins[seat]:
+    held = s.coins[seat]
+    if coin not in held:
         raise IllegalMove(f"You have no coin of value {coin} left this round.")
-    s.coins[seat].remove(coin)
+    held = held.copy()
+    held.remove(coin)
+    s.coins = _replaced(s.coins, seat, held)
 
 
 def _bid_card(s: CampingLifeState, seat: int, move: BidCard) -> None:
     if move.card not in s.row:
         raise IllegalMove("That card is not in this round's row.")
     _take_coin(s, seat, move.coin)
-    s.card_bids.append(_bid(seat, move.card, move.coin))
+    s.card_bids = [*s.card_bids, _bid(seat, move.card, move.coin)]
     s.say(f"{SEAT_NAMES[seat]} puts a coin on the {CARDS[move.card].name}.", seat)
     s.phase = "bid_table"
 
@@ -147,14 +158,13 @@ def _bid(seat: int, card: int, coin: int) -> Bid:
 
 def _bid_table(s: CampingLifeState, seat: int, move: BidTable) -> None:
     _take_coin(s, seat, move.coin)
-    s.hidden_table[seat] = move.coin
+    s.hidden_table = _replaced(s.hidden_table, seat, move.coin)
     s.say(f"{SEAT_NAMES[seat]} puts a coin on the table.", seat)
     if seat == s.starter:
         s.bidder = 1 - seat
         s.phase = "bid_card"
         return
-    for p in range(s.players):
-        s.table_coins[p].append(s.hidden_table[p])
+    s.table_coins = [[*coins, hidden] for coins, hidden in zip(s.table_coins, s.hidden_table)]
     s.hidden_table = [None] * s.players
     s.say("Table coins turned over: "
           + ", ".join(f"{SEAT_NAMES[p]} {s.table_coins[p][-1]}" for p in range(s.players))
@@ -172,7 +182,7 @@ def _end_bidding(s: CampingLifeState) -> None:
     text = "Table totals: " + ", ".join(f"{SEAT_NAMES[p]} {totals[p]}" for p in range(s.players))
     if totals[0] == totals[1]:
         s.say(text + ". A tie: nobody picks, the next-round cards are discarded.")
-        s.discard += s.next_round
+        s.discard = s.discard + s.next_round
         s.next_round = []
         _reveal(s)
         return
@@ -188,7 +198,7 @@ def _end_bidding(s: CampingLifeState) -> None:
 def _pick(s: CampingLifeState, seat: int, move: Pick) -> None:
     if move.card not in s.next_round:
         raise IllegalMove("That card is not one of the next-round cards.")
-    s.next_round.remove(move.card)
+    s.next_round = [c for c in s.next_round if c != move.card]
     s.picked = move.card
     s.say(f"{SEAT_NAMES[seat]} picks the {CARDS[move.card].name}.", seat)
     s.placements = [Placement(seat=seat, card=move.card)]
@@ -198,6 +208,9 @@ def _pick(s: CampingLifeState, seat: int, move: Pick) -> None:
 def _reveal(s: CampingLifeState) -> None:
     """Turn over the coins on the cards; each card goes to the higher total, ties are discarded."""
     s.revealed = True
+    # Added to below, so copied first: the state before shares them.
+    s.discard = s.discard.copy()
+    s.placements = s.placements.copy()
     results = []
     on_card = {card: [[] for _ in range(s.players)] for card in s.row}
     for b in s.card_bids:
@@ -256,12 +269,12 @@ def _place(s: CampingLifeState, seat: int, move: Place) -> None:
         if any(c is not None for c in area) and not _touches(area, move.row, move.col):
             raise IllegalMove("A card must touch a card of your play area, side by side.")
         raise IllegalMove("Your play area is 4 cards wide and 3 high.")
-    s.areas[seat] = play_area.place(area, move.row, move.col, move.card)
+    s.areas = _replaced(s.areas, seat, play_area.place(area, move.row, move.col, move.card))
     # The first of this card's placements for the seat: list.remove with a Placement, without
     # building one and comparing models.
     for i, p in enumerate(s.placements):
         if p.seat == seat and p.card == move.card:
-            del s.placements[i]
+            s.placements = s.placements[:i] + s.placements[i + 1:]
             break
     _settle(s, move.card, placed=True)
     s.say(f"{SEAT_NAMES[seat]} places the {CARDS[move.card].name} {where(move.row, move.col)}.",
@@ -302,8 +315,9 @@ def _advance(s: CampingLifeState) -> None:
     """Run everything that needs no decision: full areas, the turn-over, the next round."""
     while s.phase == "place":
         while s.placements and None not in s.areas[s.placements[0].seat]:
-            lost = s.placements.pop(0)
-            s.discard.append(lost.card)
+            lost = s.placements[0]
+            s.placements = s.placements[1:]
+            s.discard = [*s.discard, lost.card]
             _settle(s, lost.card, placed=False)
             s.say(f"{SEAT_NAMES[lost.seat]}'s play area is full: the "
                   f"{CARDS[lost.card].name} is discarded.")
@@ -329,8 +343,10 @@ def _end_round(s: CampingLifeState) -> None:
 
 
 def _new_round(s: CampingLifeState) -> None:
-    s.row = s.next_round
+    # Dealt from and to below, so copied first: the state before shares them.
+    s.row = s.next_round.copy()
     s.next_round = []
+    s.draw = s.draw.copy()
     while len(s.row) < ROW_SIZE and s.draw:
         s.row.append(s.draw.pop())
     while len(s.next_round) < NEXT_ROUND_SIZE and s.draw:

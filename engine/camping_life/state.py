@@ -94,25 +94,22 @@ class CampingLifeState(BaseState):
     def clone(self) -> CampingLifeState:
         """A copy that shares nothing mutable with ``self`` (cheaper than a deep copy)."""
         fields = self.__dict__.copy()
-        for name in _MISSIONS:
+        for name in _LISTS:
             fields[name] = fields[name].copy()
+        for name in _LISTS_OF_LISTS:
+            fields[name] = list(map(list.copy, fields[name]))
         fields["rng"] = copy_model(self.rng, {})
-        fields["areas"] = list(map(list.copy, fields["areas"]))
-        return self._with_copies(fields)
+        return self._with(fields)
 
     def successor(self) -> CampingLifeState:
-        """A copy for a move to change. It shares what no move changes in place: the missions,
-        the RNG (drawn only at setup) and each play area (a placement replaces it)."""
+        """A copy for a move to change. A move replaces each list it changes instead of
+        changing it in place (see rules), so the copy shares them all but the log, which
+        every move extends."""
         fields = self.__dict__.copy()
-        fields["areas"] = fields["areas"].copy()
-        return self._with_copies(fields)
+        fields["log"] = fields["log"].copy()
+        return self._with(fields)
 
-    def _with_copies(self, fields: dict) -> CampingLifeState:
-        """A state of ``fields``, with copies of the lists that moves change in place."""
-        for name in _CHANGED_LISTS:
-            fields[name] = fields[name].copy()
-        fields["coins"] = list(map(list.copy, fields["coins"]))
-        fields["table_coins"] = list(map(list.copy, fields["table_coins"]))
+    def _with(self, fields: dict) -> CampingLifeState:
         new = _new(CampingLifeState)
         _set(new, "__dict__", fields)
         _set(new, "__pydantic_extra__", None)
@@ -123,7 +120,7 @@ class CampingLifeState(BaseState):
 
 _new = CampingLifeState.__new__
 _set = object.__setattr__
-_MISSIONS = ("mission_pile", "open_missions", "secret_missions")
-_CHANGED_LISTS = ("draw", "row", "next_round", "discard", "card_bids", "hidden_table",
-                  "placements", "log")
-_COPIED = frozenset((*_MISSIONS, *_CHANGED_LISTS, "rng", "areas", "coins", "table_coins"))
+_LISTS = ("mission_pile", "open_missions", "secret_missions", "draw", "row", "next_round",
+          "discard", "card_bids", "hidden_table", "placements", "log")
+_LISTS_OF_LISTS = ("areas", "coins", "table_coins")
+_COPIED = frozenset((*_LISTS, *_LISTS_OF_LISTS, "rng"))
