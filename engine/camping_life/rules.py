@@ -16,8 +16,8 @@ from engine.camping_life.cards import CARDS, MISSION_IDS, TERRAIN_IDS
 from engine.camping_life.moves import BidCard, BidTable, Move, Pick, Place
 from engine.camping_life.scoring import CELLS, COLS, ROWS, area_of, breakdown
 from engine.camping_life.state import (COINS, SEAT_NAMES, Bid, CampingLifeState, CardResult,
-                                       Placement, RoundSummary)
-from engine.core import IllegalMove, Outcome, Rng, copy_model, move_json
+                                       Placement, RoundSummary, changed, unchecked)
+from engine.core import IllegalMove, Outcome, Rng, move_json
 
 ROW_SIZE = 4
 NEXT_ROUND_SIZE = 2
@@ -132,22 +132,22 @@ def _replaced(items: list, at: int, value: object) -> list:
     return items
 
 
-def _take_coin(s: CampingLifeState, seat: int, coin: int) -> None:
+def _without(s: CampingLifeState, seat: int, coin: int) -> list[list[int]]:
+    """The coins in hand once ``seat`` has put down ``coin``."""
     held = s.coins[seat]
     if coin not in held:
         raise IllegalMove(f"You have no coin of value {coin} left this round.")
     held = held.copy()
     held.remove(coin)
-    s.coins = _replaced(s.coins, seat, held)
+    return _replaced(s.coins, seat, held)
 
 
 def _bid_card(s: CampingLifeState, seat: int, move: BidCard) -> None:
     if move.card not in s.row:
         raise IllegalMove("That card is not in this round's row.")
-    _take_coin(s, seat, move.coin)
-    s.card_bids = [*s.card_bids, _bid(seat, move.card, move.coin)]
+    s.update(coins=_without(s, seat, move.coin),
+             card_bids=[*s.card_bids, _bid(seat, move.card, move.coin)], phase="bid_table")
     s.say(f"{SEAT_NAMES[seat]} puts a coin on the {CARDS[move.card].name}.", seat)
-    s.phase = "bid_table"
 
 
 @lru_cache(maxsize=None)
@@ -157,22 +157,19 @@ def _bid(seat: int, card: int, coin: int) -> Bid:
 
 
 def _bid_table(s: CampingLifeState, seat: int, move: BidTable) -> None:
-    _take_coin(s, seat, move.coin)
-    s.hidden_table = _replaced(s.hidden_table, seat, move.coin)
+    coins = _without(s, seat, move.coin)
+    hidden = _replaced(s.hidden_table, seat, move.coin)
     s.say(f"{SEAT_NAMES[seat]} puts a coin on the table.", seat)
     if seat == s.starter:
-        s.bidder = 1 - seat
-        s.phase = "bid_card"
+        s.update(coins=coins, hidden_table=hidden, bidder=1 - seat, phase="bid_card")
         return
-    s.table_coins = [[*coins, hidden] for coins, hidden in zip(s.table_coins, s.hidden_table)]
-    s.hidden_table = [None] * s.players
+    s.update(coins=coins, table_coins=[[*t, h] for t, h in zip(s.table_coins, hidden)],
+             hidden_table=[None] * s.players)
     s.say("Table coins turned over: "
           + ", ".join(f"{SEAT_NAMES[p]} {s.table_coins[p][-1]}" for p in range(s.players))
           + ".")
     if s.turn < TURNS:
-        s.turn += 1
-        s.bidder = s.starter
-        s.phase = "bid_card"
+        s.update(turn=s.turn + 1, bidder=s.starter, phase="bid_card")
     else:
         _end_bidding(s)
 
@@ -201,28 +198,33 @@ def _pick(s: CampingLifeState, seat: int, move: Pick) -> None:
     s.next_round = [c for c in s.next_round if c != move.card]
     s.picked = move.card
     s.say(f"{SEAT_NAMES[seat]} picks the {CARDS[move.card].name}.", seat)
-    s.placements = [Placement(seat=seat, card=move.card)]
+    s.placements = [_placement(seat, move.card)]
     s.phase = "place"
+
+
+@lru_cache(maxsize=None)
+def _placement(seat: int, card: int) -> Placement:
+    """Placements are frozen values: each is built once, like the bids."""
+    return Placement(seat=seat, card=card)
 
 
 def _reveal(s: CampingLifeState) -> None:
     """Turn over the coins on the cards; each card goes to the higher total, ties are discarded."""
-    s.revealed = True
-    # Added to below, so copied first: the state before shares them.
-    s.discard = s.discard.copy()
-    s.placements = s.placements.copy()
-    results = []
-    on_card = {card: [[] for _ in range(s.players)] for card in s.row}
+    seats = range(s.players)
+    on_card = {card: [[] for _ in seats] for card in s.row}
     for b in s.card_bids:
         if b.card in on_card:
             on_card[b.card][b.seat].append(b.coin)
+    results = []
+    discard = s.discard.copy()
+    placements = s.placements.copy()
     for card in s.row:
         coins = on_card[card]
         totals = [sum(c) if c else None for c in coins]
         name = CARDS[card].name
         shown = ", ".join(f"{SEAT_NAMES[p]} {'+'.join(map(str, coins[p]))}"
-                          for p in range(s.players) if coins[p])
-        bidders = [p for p in range(s.players) if totals[p] is not None]
+                          for p in seats if coins[p])
+        bidders = [p for p in seats if totals[p] is not None]
         winner = None
         if not bidders:
             s.say(f"Nobody bid on the {name}: it is discarded.")
@@ -234,22 +236,28 @@ def _reveal(s: CampingLifeState) -> None:
             else:
                 winner = top[0]
                 s.say(f"{name}: {shown}. {SEAT_NAMES[winner]} wins it.")
-        results.append(CardResult(card=card, coins=coins, winner=winner,
-                                  placed=False if winner is None else None))
+        results.append(unchecked(CardResult, {"card": card, "coins": coins, "winner": winner,
+                                              "placed": False if winner is None else None},
+                                 set(_CARD_RESULT_FIELDS)))
         if winner is None:
-            s.discard.append(card)
+            discard.append(card)
         else:
-            s.placements.append(Placement(seat=winner, card=card))
+            placements.append(_placement(winner, card))
     # Each player places all the cards they won, in the order they choose.
     first = {}
-    for p in s.placements:
+    for p in placements:
         first.setdefault(p.seat, len(first))
-    s.placements.sort(key=lambda p: first[p.seat])
-    s.last_round = RoundSummary(round=s.round, table_totals=[sum(t) for t in s.table_coins],
-                                picker=s.picker, picked=s.picked, cards=results)
-    s.row = []
-    s.card_bids = []
-    s.phase = "place"
+    placements.sort(key=lambda p: first[p.seat])
+    summary = unchecked(RoundSummary, {"round": s.round,
+                                       "table_totals": [sum(t) for t in s.table_coins],
+                                       "picker": s.picker, "picked": s.picked, "cards": results},
+                        set(_SUMMARY_FIELDS))
+    s.update(revealed=True, discard=discard, placements=placements, last_round=summary, row=[],
+             card_bids=[], phase="place")
+
+
+_CARD_RESULT_FIELDS = frozenset(CardResult.model_fields)
+_SUMMARY_FIELDS = frozenset(RoundSummary.model_fields)
 
 
 def _place(s: CampingLifeState, seat: int, move: Place) -> None:
@@ -306,9 +314,8 @@ def _settle(s: CampingLifeState, card: int, placed: bool) -> None:
     # A game saved before summaries were kept has none for the turn-over under way.
     if not s.revealed or s.last_round is None:
         return
-    cards = [copy_model(c, {"placed": placed}) if c.card == card else c
-             for c in s.last_round.cards]
-    s.last_round = copy_model(s.last_round, {"cards": cards})
+    cards = [changed(c, placed=placed) if c.card == card else c for c in s.last_round.cards]
+    s.last_round = changed(s.last_round, cards=cards)
 
 
 def _advance(s: CampingLifeState) -> None:
@@ -343,25 +350,18 @@ def _end_round(s: CampingLifeState) -> None:
 
 
 def _new_round(s: CampingLifeState) -> None:
-    # Dealt from and to below, so copied first: the state before shares them.
-    s.row = s.next_round.copy()
-    s.next_round = []
-    s.draw = s.draw.copy()
-    while len(s.row) < ROW_SIZE and s.draw:
-        s.row.append(s.draw.pop())
-    while len(s.next_round) < NEXT_ROUND_SIZE and s.draw:
-        s.next_round.append(s.draw.pop())
-    s.turn = 1
-    s.bidder = s.starter
-    s.picker = None
-    s.picked = None
-    s.revealed = False
-    s.coins = [list(COINS) for _ in range(s.players)]
-    s.table_coins = [[] for _ in range(s.players)]
-    s.hidden_table = [None] * s.players
-    s.card_bids = []
-    s.placements = []
-    s.phase = "bid_card"
+    row = s.next_round.copy()
+    next_round = []
+    draw = s.draw.copy()
+    while len(row) < ROW_SIZE and draw:
+        row.append(draw.pop())
+    while len(next_round) < NEXT_ROUND_SIZE and draw:
+        next_round.append(draw.pop())
+    seats = range(s.players)
+    s.update(row=row, next_round=next_round, draw=draw, turn=1, bidder=s.starter, picker=None,
+             picked=None, revealed=False, coins=[list(COINS) for _ in seats],
+             table_coins=[[] for _ in seats], hidden_table=[None] * s.players, card_bids=[],
+             placements=[], phase="bid_card")
     s.say(f"Round {s.round}: {SEAT_NAMES[s.starter]} starts.")
 
 
