@@ -76,13 +76,32 @@ _FIRST_COLUMN = sum(1 << (r * COLS) for r in range(ROWS))
 _LAST_COLUMN = _FIRST_COLUMN << (COLS - 1)
 
 
+_NO_MASKS: Masks = {"road": 0, "pool": 0, "forest": 0, "tent": 0, "campfire": 0, "house": 0,
+                    "mission": 0, "links": 0}
+
+
 def masks(area: Area) -> Masks:
-    m = {"road": 0, "pool": 0, "forest": 0, "tent": 0, "campfire": 0, "house": 0, "mission": 0,
-         "links": 0}
+    m = _NO_MASKS.copy()
     for i, c in enumerate(area):
         if c is not None:
             m[c.kind] |= 1 << i
             if c.road:
+                m["links"] |= 1 << i
+    m["links"] |= m["road"]
+    return m
+
+
+_KIND_OF = [c.kind for c in CARDS]
+_LINKING = frozenset(c.id for c in CARDS if c.road)
+
+
+def id_masks(ids: Sequence[int | None]) -> Masks:
+    """``masks(area_of(ids))``, without looking the cards up."""
+    m = _NO_MASKS.copy()
+    for i, c in enumerate(ids):
+        if c is not None:
+            m[_KIND_OF[c]] |= 1 << i
+            if c in _LINKING:
                 m["links"] |= 1 << i
     m["links"] |= m["road"]
     return m
@@ -100,16 +119,23 @@ def _touching(a: int, b: int) -> int:
             + (a << COLS & b).bit_count() + (a >> COLS & b).bit_count())
 
 
-def _roads(m: Masks) -> int:
-    links, points = m["links"], 0
+@lru_cache(maxsize=None)
+def _linked(links: int) -> tuple[tuple[int, int], ...]:
+    """The connected groups of the cells of ``links``, each with the cells beside it: one
+    entry per set of cells (4096 at most), as roads are scored for every new area."""
+    groups = []
     while links:
         group = links & -links
         while (grown := group | (_beside(group) & links)) != group:
             group = grown
         links &= ~group
-        if _beside(group) & m["house"]:
-            points += (group & m["road"]).bit_count()
-    return points
+        groups.append((group, _beside(group)))
+    return tuple(groups)
+
+
+def _roads(m: Masks) -> int:
+    road, house = m["road"], m["house"]
+    return sum((group & road).bit_count() for group, near in _linked(m["links"]) if near & house)
 
 
 def roads(area: Area) -> int:
@@ -196,7 +222,15 @@ _TERRAIN_BY_MASKS: dict[str, Callable[[Masks], int]] = {
 
 def terrain_points(area: Area) -> int:
     """The sum of ``TERRAIN_SCORES``, working out the area's masks once."""
-    m = masks(area)
+    return _terrain(masks(area))
+
+
+def id_terrain_points(ids: Sequence[int | None]) -> int:
+    """``terrain_points(area_of(ids))``."""
+    return _terrain(id_masks(ids))
+
+
+def _terrain(m: Masks) -> int:
     return _roads(m) + _pools(m) + _forests(m) + _tents(m) + _campfires(m)
 
 

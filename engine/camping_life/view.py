@@ -49,7 +49,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from engine.camping_life.cards import CARDS
-from engine.camping_life.scoring import COLS, ROWS, area_of, terrain_points
+from engine.camping_life.scoring import COLS, ROWS, id_terrain_points
 from engine.camping_life.state import (SEAT_NAMES, Bid, CampingLifeState, CardResult,
                                        RoundSummary)
 
@@ -61,6 +61,10 @@ def _card(i: int | None) -> dict | None:
     return None if i is None else CARD_JSON[i]
 
 
+UNBID = [{"card": card, "bids": []} for card in CARD_JSON]
+"""The row entry of each card while no coin lies on it, shared like the cards."""
+
+
 @lru_cache(maxsize=4096)
 def _area(area: tuple[int | None, ...]) -> tuple[list[list[dict | None]], int, int]:
     """An area's grid of cards, its card count and terrain score: the same area is seen by
@@ -69,7 +73,7 @@ def _area(area: tuple[int | None, ...]) -> tuple[list[list[dict | None]], int, i
         [[None if c is None else CARD_JSON[c] for c in area[r * COLS:(r + 1) * COLS]]
          for r in range(ROWS)],
         sum(1 for c in area if c is not None),
-        terrain_points(area_of(area)),
+        id_terrain_points(area),
     )
 
 
@@ -77,7 +81,10 @@ def view(s: CampingLifeState, seat: int | None) -> dict:
     card = CARD_JSON.__getitem__
     bids: dict[int, list[dict]] = {}
     for b in s.card_bids:
-        bid = _bid(b, b.seat == seat)
+        forms = _BIDS.get(id(b))
+        if forms is None or forms[0] is not b:
+            forms = _bid_forms(b)
+        bid = forms[1] if b.seat == seat else forms[2]
         if b.card in bids:
             bids[b.card].append(bid)
         else:
@@ -96,7 +103,7 @@ def view(s: CampingLifeState, seat: int | None) -> dict:
         "draw_pile": len(s.draw),
         "discard_pile": len(s.discard),
         "discard_top": card(s.discard[-1]) if s.discard else None,
-        "row": [{"card": card(c), "bids": bids.get(c) or []} for c in s.row],
+        "row": [{"card": card(c), "bids": bids[c]} if c in bids else UNBID[c] for c in s.row],
         "next_round": list(map(card, s.next_round)),
         "placing": ({"seat": placements[0].seat, "card": card(placements[0].card)}
                     if placements else None),
@@ -113,13 +120,11 @@ alive here, so the id is not reused): a bid is shown by every view until the tur
 _BIDS_KEPT = 1024
 
 
-def _bid(b: Bid, mine: bool) -> dict:
-    hit = _BIDS.get(id(b))
-    if hit is None or hit[0] is not b:
-        if len(_BIDS) >= _BIDS_KEPT:
-            _BIDS.clear()
-        hit = _BIDS[id(b)] = (b, {"seat": b.seat, "coin": b.coin}, {"seat": b.seat, "coin": None})
-    return hit[1] if mine else hit[2]
+def _bid_forms(b: Bid) -> tuple[Bid, dict, dict]:
+    if len(_BIDS) >= _BIDS_KEPT:
+        _BIDS.clear()
+    forms = _BIDS[id(b)] = (b, {"seat": b.seat, "coin": b.coin}, {"seat": b.seat, "coin": None})
+    return forms
 
 
 _LAST_ROUND: list[tuple[RoundSummary | None, dict | None]] = [(None, None)]
