@@ -51,6 +51,16 @@ def to_act(s: CampingLifeState) -> list[int]:
     return []
 
 
+def _acts(s: CampingLifeState, seat: int) -> bool:
+    """``seat in to_act(s)``, without building the list: asked on every move."""
+    phase = s.phase
+    if phase == "bid_card" or phase == "bid_table":
+        return seat == s.bidder
+    if phase == "place":
+        return seat == s.placements[0].seat
+    return phase == "pick" and seat == s.picker
+
+
 def placing(s: CampingLifeState) -> list[int]:
     """The won cards the seat now placing still has to place, in the order they were won."""
     seat = s.placements[0].seat
@@ -58,17 +68,18 @@ def placing(s: CampingLifeState) -> list[int]:
 
 
 def legal_moves(s: CampingLifeState, seat: int) -> list[Move]:
-    if seat not in to_act(s):
+    if not _acts(s, seat):
         return []
-    if s.phase == "bid_card":
+    phase = s.phase
+    if phase == "bid_card":
         held = _held(s, seat)
         moves: list[Move] = []
         for card in s.row:
             moves += _bids(card, held)
         return moves
-    if s.phase == "bid_table":
+    if phase == "bid_table":
         return [BID_TABLE[coin] for coin in _held(s, seat)]
-    if s.phase == "pick":
+    if phase == "pick":
         return [PICK[card] for card in s.next_round]
     cells = play_area.targets(s.areas[seat])
     return [PLACE[card, r, c] for card in dict.fromkeys(placing(s)) for r, c in cells]
@@ -94,24 +105,16 @@ PLACE = {(card, r, c): Place(card=card, row=r, col=c)
 
 
 def apply(s: CampingLifeState, seat: int, move: Move) -> CampingLifeState:
-    if seat not in to_act(s):
+    if not _acts(s, seat):
         raise IllegalMove("It is not your turn.")
-    if not isinstance(move, _EXPECTED[s.phase]):
-        raise IllegalMove(f"Now is not the time for {move.type}: {_prompt(s.phase)}")
+    phase = s.phase
+    if not isinstance(move, _EXPECTED[phase]):
+        raise IllegalMove(f"Now is not the time for {move.type}: {_prompt(phase)}")
     s = s.successor()
-    if isinstance(move, BidCard):
-        _bid_card(s, seat, move)
-    elif isinstance(move, BidTable):
-        _bid_table(s, seat, move)
-    elif isinstance(move, Pick):
-        _pick(s, seat, move)
-    else:
-        _place(s, seat, move)
-    _advance(s)
+    _MOVES[phase](s, seat, move)
+    if s.phase == "place":
+        _advance(s)
     return s
-
-
-_EXPECTED = {"bid_card": BidCard, "bid_table": BidTable, "pick": Pick, "place": Place}
 
 
 def _prompt(phase: str) -> str:
@@ -289,6 +292,10 @@ def _place(s: CampingLifeState, seat: int, move: Place) -> None:
           seat)
 
 
+_EXPECTED = {"bid_card": BidCard, "bid_table": BidTable, "pick": Pick, "place": Place}
+_MOVES = {"bid_card": _bid_card, "bid_table": _bid_table, "pick": _pick, "place": _place}
+
+
 def _touches(area: list[int | None], row: int, col: int) -> bool:
     return any((row + dr, col + dc) in set(play_area.occupied(area))
                for dr, dc in play_area.STEPS)
@@ -395,32 +402,59 @@ def outcome(s: CampingLifeState) -> Outcome | None:
     )
 
 
-_LABELLED: dict[int, tuple[str | None, dict[int, dict]]] = {
-    **{id(m): ("row", {}) for m in BID_CARD.values()},
-    **{id(m): (None, {}) for m in BID_TABLE.values()},
-    **{id(m): ("next_round", {}) for m in PICK.values()},
-    **{id(m): (None, {}) for m in PLACE.values()},
+_AMONG: dict[int, str | None] = {
+    **{id(m): "row" for m in BID_CARD.values()},
+    **{id(m): None for m in BID_TABLE.values()},
+    **{id(m): "next_round" for m in PICK.values()},
+    **{id(m): None for m in PLACE.values()},
 }
-"""The view entries of the moves built above, by the move's id and where its card lies in
-the row or the next-round cards (the label of a bid or a pick says it; 0 for the others):
+"""Where the card of each move built above lies, by the move's id: the label of a bid or a
+pick tells the card's place in the row or the next-round cards; other labels tell none."""
+
+_SHOWN: dict[int, dict] = {}
+"""The view entries of the moves built above whose label tells no place, by the move's id:
 each is made once, as the moves are."""
+
+_SHOWN_AT: dict[tuple[str, int, int], dict[int, dict]] = {}
+"""The view entries of the bids and picks built above, by where their card lies (the list,
+the card, its place there) and then by the move's id."""
 
 
 def labelled(s: CampingLifeState, seat: int, legal: list[Move]) -> list[dict]:
     """``Game.labelled``: each move's JSON and label, shared between views."""
-    shown = []
-    for m in legal:
-        hit = _LABELLED.get(id(m))
-        if hit is None:
-            shown.append({"move": move_json(m), "label": describe(s, seat, m)})
-            continue
-        among, entries = hit
-        at = 0 if among is None else getattr(s, among).index(m.card)
-        entry = entries.get(at)
-        if entry is None:
-            entry = entries[at] = {"move": move_json(m), "label": describe(s, seat, m)}
-        shown.append(entry)
-    return shown
+    # The entries of every move the seat may make now, by id, so that the list is looked up
+    # in one pass; a move not seen before in its place is made one by one, then kept.
+    phase = s.phase
+    if phase == "bid_card" or phase == "pick":
+        among = "row" if phase == "bid_card" else "next_round"
+        shown: dict[int, dict] = {}
+        for at, card in enumerate(getattr(s, among)):
+            entries = _SHOWN_AT.get((among, card, at))
+            if entries is not None:
+                shown.update(entries)
+    else:
+        shown = _SHOWN
+    try:
+        return list(map(shown.__getitem__, map(id, legal)))
+    except KeyError:
+        return [_entry(s, seat, m) for m in legal]
+
+
+def _entry(s: CampingLifeState, seat: int, m: Move) -> dict:
+    among = _AMONG.get(id(m), "")
+    if among == "":
+        return {"move": move_json(m), "label": describe(s, seat, m)}
+    if among is None:
+        entries = _SHOWN
+    else:
+        key = (among, m.card, getattr(s, among).index(m.card))
+        entries = _SHOWN_AT.get(key)
+        if entries is None:
+            entries = _SHOWN_AT[key] = {}
+    entry = entries.get(id(m))
+    if entry is None:
+        entry = entries[id(m)] = {"move": move_json(m), "label": describe(s, seat, m)}
+    return entry
 
 
 def describe(s: CampingLifeState, seat: int, move: Move) -> str:
