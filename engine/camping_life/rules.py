@@ -41,24 +41,30 @@ def setup(players: int, seed: int) -> CampingLifeState:
     return s
 
 
+# The functions run on every step read the state's fields from its __dict__ (``f``): pydantic
+# models define __getattr__, which puts every attribute read on a slow path.
+
+
 def to_act(s: CampingLifeState) -> list[int]:
-    if s.phase in ("bid_card", "bid_table"):
-        return [s.bidder]
-    if s.phase == "pick":
-        return [s.picker]
-    if s.phase == "place":
-        return [s.placements[0].seat]
+    f = s.__dict__
+    phase = f["phase"]
+    if phase == "bid_card" or phase == "bid_table":
+        return [f["bidder"]]
+    if phase == "pick":
+        return [f["picker"]]
+    if phase == "place":
+        return [f["placements"][0].seat]
     return []
 
 
-def _acts(s: CampingLifeState, seat: int) -> bool:
-    """``seat in to_act(s)``, without building the list: asked on every move."""
-    phase = s.phase
+def _acts(f: dict, seat: int) -> bool:
+    """``seat in to_act(s)`` from the fields of ``s``, without building the list."""
+    phase = f["phase"]
     if phase == "bid_card" or phase == "bid_table":
-        return seat == s.bidder
+        return seat == f["bidder"]
     if phase == "place":
-        return seat == s.placements[0].seat
-    return phase == "pick" and seat == s.picker
+        return seat == f["placements"][0].seat
+    return phase == "pick" and seat == f["picker"]
 
 
 def placing(s: CampingLifeState) -> list[int]:
@@ -68,26 +74,27 @@ def placing(s: CampingLifeState) -> list[int]:
 
 
 def legal_moves(s: CampingLifeState, seat: int) -> list[Move]:
-    if not _acts(s, seat):
+    f = s.__dict__
+    if not _acts(f, seat):
         return []
-    phase = s.phase
+    phase = f["phase"]
     if phase == "bid_card":
-        held = _held(s, seat)
+        held = _held(f, seat)
         moves: list[Move] = []
-        for card in s.row:
+        for card in f["row"]:
             moves += _bids(card, held)
         return moves
     if phase == "bid_table":
-        return [BID_TABLE[coin] for coin in _held(s, seat)]
+        return [BID_TABLE[coin] for coin in _held(f, seat)]
     if phase == "pick":
-        return [PICK[card] for card in s.next_round]
-    cells = play_area.targets(s.areas[seat])
+        return [PICK[card] for card in f["next_round"]]
+    cells = play_area.targets(f["areas"][seat])
     return [PLACE[card, r, c] for card in dict.fromkeys(placing(s)) for r, c in cells]
 
 
-def _held(s: CampingLifeState, seat: int) -> tuple[int, ...]:
+def _held(f: dict, seat: int) -> tuple[int, ...]:
     """The values of the coins in ``seat``'s hand, each once, lowest first."""
-    return tuple(sorted(set(s.coins[seat])))
+    return tuple(sorted(set(f["coins"][seat])))
 
 
 @lru_cache(maxsize=None)
@@ -105,9 +112,10 @@ PLACE = {(card, r, c): Place(card=card, row=r, col=c)
 
 
 def apply(s: CampingLifeState, seat: int, move: Move) -> CampingLifeState:
-    if not _acts(s, seat):
+    f = s.__dict__
+    if not _acts(f, seat):
         raise IllegalMove("It is not your turn.")
-    phase = s.phase
+    phase = f["phase"]
     if not isinstance(move, _EXPECTED[phase]):
         raise IllegalMove(f"Now is not the time for {move.type}: {_prompt(phase)}")
     s = s.successor()
@@ -135,22 +143,25 @@ def _replaced(items: list, at: int, value: object) -> list:
     return items
 
 
-def _without(s: CampingLifeState, seat: int, coin: int) -> list[list[int]]:
-    """The coins in hand once ``seat`` has put down ``coin``."""
-    held = s.coins[seat]
+def _without(f: dict, seat: int, coin: int) -> list[list[int]]:
+    """The coins in hand, from the fields of a state, once ``seat`` has put down ``coin``."""
+    coins = f["coins"]
+    held = coins[seat]
     if coin not in held:
         raise IllegalMove(f"You have no coin of value {coin} left this round.")
     held = held.copy()
     held.remove(coin)
-    return _replaced(s.coins, seat, held)
+    return _replaced(coins, seat, held)
 
 
 def _bid_card(s: CampingLifeState, seat: int, move: BidCard) -> None:
-    if move.card not in s.row:
+    f = s.__dict__
+    card, coin = move.card, move.coin
+    if card not in f["row"]:
         raise IllegalMove("That card is not in this round's row.")
-    s.update(coins=_without(s, seat, move.coin),
-             card_bids=[*s.card_bids, _bid(seat, move.card, move.coin)], phase="bid_table")
-    s.say(f"{SEAT_NAMES[seat]} puts a coin on the {CARDS[move.card].name}.", seat)
+    s.update(coins=_without(f, seat, coin), card_bids=[*f["card_bids"], _bid(seat, card, coin)],
+             phase="bid_table")
+    s.say(f"{SEAT_NAMES[seat]} puts a coin on the {CARDS[card].name}.", seat)
 
 
 @lru_cache(maxsize=None)
@@ -160,19 +171,21 @@ def _bid(seat: int, card: int, coin: int) -> Bid:
 
 
 def _bid_table(s: CampingLifeState, seat: int, move: BidTable) -> None:
-    coins = _without(s, seat, move.coin)
-    hidden = _replaced(s.hidden_table, seat, move.coin)
+    f = s.__dict__
+    coin = move.coin
+    coins = _without(f, seat, coin)
+    hidden = _replaced(f["hidden_table"], seat, coin)
     s.say(f"{SEAT_NAMES[seat]} puts a coin on the table.", seat)
-    if seat == s.starter:
+    starter = f["starter"]
+    if seat == starter:
         s.update(coins=coins, hidden_table=hidden, bidder=1 - seat, phase="bid_card")
         return
-    s.update(coins=coins, table_coins=[[*t, h] for t, h in zip(s.table_coins, hidden)],
-             hidden_table=[None] * s.players)
+    table = [[*t, h] for t, h in zip(f["table_coins"], hidden)]
+    s.update(coins=coins, table_coins=table, hidden_table=[None] * f["players"])
     s.say("Table coins turned over: "
-          + ", ".join(f"{SEAT_NAMES[p]} {s.table_coins[p][-1]}" for p in range(s.players))
-          + ".")
-    if s.turn < TURNS:
-        s.update(turn=s.turn + 1, bidder=s.starter, phase="bid_card")
+          + ", ".join(f"{SEAT_NAMES[p]} {t[-1]}" for p, t in enumerate(table)) + ".")
+    if f["turn"] < TURNS:
+        s.update(turn=f["turn"] + 1, bidder=starter, phase="bid_card")
     else:
         _end_bidding(s)
 
@@ -424,11 +437,12 @@ def labelled(s: CampingLifeState, seat: int, legal: list[Move]) -> list[dict]:
     """``Game.labelled``: each move's JSON and label, shared between views."""
     # The entries of every move the seat may make now, by id, so that the list is looked up
     # in one pass; a move not seen before in its place is made one by one, then kept.
-    phase = s.phase
+    f = s.__dict__
+    phase = f["phase"]
     if phase == "bid_card" or phase == "pick":
         among = "row" if phase == "bid_card" else "next_round"
         shown: dict[int, dict] = {}
-        for at, card in enumerate(getattr(s, among)):
+        for at, card in enumerate(f[among]):
             entries = _SHOWN_AT.get((among, card, at))
             if entries is not None:
                 shown.update(entries)

@@ -78,52 +78,60 @@ def _area(area: tuple[int | None, ...]) -> tuple[list[list[dict | None]], int, i
 
 
 def view(s: CampingLifeState, seat: int | None) -> dict:
+    # The fields read from the state's __dict__: pydantic models define __getattr__, which
+    # puts every attribute read on a slow path, and a view reads the state's fields often.
+    f = s.__dict__
     card = CARD_JSON.__getitem__
     bids: dict[int, list[dict]] = {}
-    for b in s.card_bids:
+    for b in f["card_bids"]:
         forms = _BIDS.get(id(b))
         if forms is None or forms[0] is not b:
             forms = _bid_forms(b)
-        bid = forms[1] if b.seat == seat else forms[2]
-        if b.card in bids:
-            bids[b.card].append(bid)
+        _, on, by, mine, theirs = forms
+        bid = mine if by == seat else theirs
+        if on in bids:
+            bids[on].append(bid)
         else:
-            bids[b.card] = [bid]
-    placements = s.placements
+            bids[on] = [bid]
+    placements = f["placements"]
+    discard = f["discard"]
     return {
-        "round": s.round,
-        "turn": s.turn,
-        "phase": s.phase,
-        "starter": s.starter,
-        "picker": s.picker,
-        "open_missions": list(map(card, s.open_missions)),
-        "mission_pile": len(s.mission_pile),
-        "secret_mission": card(s.secret_missions[seat]) if seat is not None else None,
-        "secret_missions": list(map(card, s.secret_missions)) if s.phase == "over" else None,
-        "draw_pile": len(s.draw),
-        "discard_pile": len(s.discard),
-        "discard_top": card(s.discard[-1]) if s.discard else None,
-        "row": [{"card": card(c), "bids": bids[c]} if c in bids else UNBID[c] for c in s.row],
-        "next_round": list(map(card, s.next_round)),
+        "round": f["round"],
+        "turn": f["turn"],
+        "phase": f["phase"],
+        "starter": f["starter"],
+        "picker": f["picker"],
+        "open_missions": list(map(card, f["open_missions"])),
+        "mission_pile": len(f["mission_pile"]),
+        "secret_mission": card(f["secret_missions"][seat]) if seat is not None else None,
+        "secret_missions": (list(map(card, f["secret_missions"])) if f["phase"] == "over"
+                            else None),
+        "draw_pile": len(f["draw"]),
+        "discard_pile": len(discard),
+        "discard_top": card(discard[-1]) if discard else None,
+        "row": [{"card": card(c), "bids": bids[c]} if c in bids else UNBID[c] for c in f["row"]],
+        "next_round": list(map(card, f["next_round"])),
         "placing": ({"seat": placements[0].seat, "card": card(placements[0].card)}
                     if placements else None),
         "waiting": ([{"seat": p.seat, "card": card(p.card)} for p in placements[1:]]
                     if len(placements) > 1 else []),
-        "last_round": _last_round_shared(s.last_round),
-        "seats": [_seat(s, p, seat) for p in range(s.players)],
+        "last_round": _last_round_shared(f["last_round"]),
+        "seats": [_seat(f, p, seat) for p in range(f["players"])],
     }
 
 
-_BIDS: dict[int, tuple[Bid, dict, dict]] = {}
-"""The view forms of recent bids, to their owner and to the others, by id (each bid kept
-alive here, so the id is not reused): a bid is shown by every view until the turn-over."""
+_BIDS: dict[int, tuple[Bid, int, int, dict, dict]] = {}
+"""The view forms of recent bids, by id (each bid kept alive here, so the id is not reused),
+with the card and seat of the bid, its form to its owner and to the others: a bid is shown
+by every view until the turn-over."""
 _BIDS_KEPT = 1024
 
 
-def _bid_forms(b: Bid) -> tuple[Bid, dict, dict]:
+def _bid_forms(b: Bid) -> tuple[Bid, int, int, dict, dict]:
     if len(_BIDS) >= _BIDS_KEPT:
         _BIDS.clear()
-    forms = _BIDS[id(b)] = (b, {"seat": b.seat, "coin": b.coin}, {"seat": b.seat, "coin": None})
+    forms = _BIDS[id(b)] = (b, b.card, b.seat, {"seat": b.seat, "coin": b.coin},
+                            {"seat": b.seat, "coin": None})
     return forms
 
 
@@ -171,12 +179,13 @@ def _card_result(c: CardResult) -> dict:
     return shown
 
 
-def _seat(s: CampingLifeState, p: int, viewer: int | None) -> dict:
-    grid, placed, terrain = _area(tuple(s.areas[p]))
+def _seat(f: dict, p: int, viewer: int | None) -> dict:
+    """Seat ``p`` as ``viewer`` sees it, from the fields of the state."""
+    grid, placed, terrain = _area(tuple(f["areas"][p]))
     mine = p == viewer
-    coins = s.coins[p]
-    table = s.table_coins[p]
-    hidden = s.hidden_table[p]
+    coins = f["coins"][p]
+    table = f["table_coins"][p]
+    hidden = f["hidden_table"][p]
     return {
         "seat": p,
         "name": SEAT_NAMES[p],
