@@ -69,8 +69,9 @@ def _acts(f: dict, seat: int) -> bool:
 
 def placing(s: CampingLifeState) -> list[int]:
     """The won cards the seat now placing still has to place, in the order they were won."""
-    seat = s.placements[0].seat
-    return [p.card for p in s.placements if p.seat == seat]
+    placements = s.placements
+    seat = placements[0].seat
+    return [p.card for p in placements if p.seat == seat]
 
 
 def legal_moves(s: CampingLifeState, seat: int) -> list[Move]:
@@ -277,32 +278,35 @@ _SUMMARY_FIELDS = frozenset(RoundSummary.model_fields)
 
 
 def _place(s: CampingLifeState, seat: int, move: Place) -> None:
+    f = s.__dict__
+    card, row, col = move.card, move.row, move.col
     cards = placing(s)
-    if move.card not in cards:
+    if card not in cards:
         if len(set(cards)) == 1:
             raise IllegalMove(f"You must place the {CARDS[cards[0]].name} now.")
         raise IllegalMove("You must place one of the cards you won: "
                           + ", ".join(CARDS[c].name for c in dict.fromkeys(cards)) + ".")
-    area = s.areas[seat]
-    if not (-1 <= move.row <= ROWS and -1 <= move.col <= COLS):
+    area = f["areas"][seat]
+    if not (-1 <= row <= ROWS and -1 <= col <= COLS):
         raise IllegalMove("Your play area is 4 cards wide and 3 high.")
-    inside = 0 <= move.row < ROWS and 0 <= move.col < COLS
-    if inside and area[move.row * COLS + move.col] is not None:
+    inside = 0 <= row < ROWS and 0 <= col < COLS
+    if inside and area[row * COLS + col] is not None:
         raise IllegalMove("There is already a card there.")
-    if (move.row, move.col) not in play_area.targets(area):
-        if any(c is not None for c in area) and not _touches(area, move.row, move.col):
+    if (row, col) not in play_area.targets(area):
+        if any(c is not None for c in area) and not _touches(area, row, col):
             raise IllegalMove("A card must touch a card of your play area, side by side.")
         raise IllegalMove("Your play area is 4 cards wide and 3 high.")
-    s.areas = _replaced(s.areas, seat, play_area.place(area, move.row, move.col, move.card))
+    areas = _replaced(f["areas"], seat, play_area.place(area, row, col, card))
     # The first of this card's placements for the seat: list.remove with a Placement, without
     # building one and comparing models.
-    for i, p in enumerate(s.placements):
-        if p.seat == seat and p.card == move.card:
-            s.placements = s.placements[:i] + s.placements[i + 1:]
+    placements = f["placements"]
+    for i, p in enumerate(placements):
+        if p.seat == seat and p.card == card:
+            placements = placements[:i] + placements[i + 1:]
             break
-    _settle(s, move.card, placed=True)
-    s.say(f"{SEAT_NAMES[seat]} places the {CARDS[move.card].name} {where(move.row, move.col)}.",
-          seat)
+    s.update(areas=areas, placements=placements)
+    _settle(s, card, placed=True)
+    s.say(f"{SEAT_NAMES[seat]} places the {CARDS[card].name} {where(row, col)}.", seat)
 
 
 _EXPECTED = {"bid_card": BidCard, "bid_table": BidTable, "pick": Pick, "place": Place}
@@ -332,25 +336,27 @@ def _settle(s: CampingLifeState, card: int, placed: bool) -> None:
     """Record where a won card of the turn-over went; the picked card, placed before it, is not
     one of its cards."""
     # A game saved before summaries were kept has none for the turn-over under way.
-    if not s.revealed or s.last_round is None:
+    f = s.__dict__
+    summary = f["last_round"]
+    if not f["revealed"] or summary is None:
         return
-    cards = [changed(c, placed=placed) if c.card == card else c for c in s.last_round.cards]
-    s.last_round = changed(s.last_round, cards=cards)
+    cards = [changed(c, placed=placed) if c.card == card else c for c in summary.cards]
+    s.last_round = changed(summary, cards=cards)
 
 
 def _advance(s: CampingLifeState) -> None:
     """Run everything that needs no decision: full areas, the turn-over, the next round."""
-    while s.phase == "place":
-        while s.placements and None not in s.areas[s.placements[0].seat]:
-            lost = s.placements[0]
-            s.placements = s.placements[1:]
-            s.discard = [*s.discard, lost.card]
+    f = s.__dict__
+    while f["phase"] == "place":
+        while f["placements"] and None not in f["areas"][f["placements"][0].seat]:
+            lost = f["placements"][0]
+            s.update(placements=f["placements"][1:], discard=[*f["discard"], lost.card])
             _settle(s, lost.card, placed=False)
             s.say(f"{SEAT_NAMES[lost.seat]}'s play area is full: the "
                   f"{CARDS[lost.card].name} is discarded.")
-        if s.placements:
+        if f["placements"]:
             return
-        if not s.revealed:
+        if not f["revealed"]:
             _reveal(s)
         else:
             _end_round(s)
