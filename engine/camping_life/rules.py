@@ -227,15 +227,18 @@ def _placement(seat: int, card: int) -> Placement:
 
 def _reveal(s: CampingLifeState) -> None:
     """Turn over the coins on the cards; each card goes to the higher total, ties are discarded."""
-    seats = range(s.players)
-    on_card = {card: [[] for _ in seats] for card in s.row}
-    for b in s.card_bids:
-        if b.card in on_card:
-            on_card[b.card][b.seat].append(b.coin)
+    f = s.__dict__
+    seats = range(f["players"])
+    row = f["row"]
+    on_card = {card: [[] for _ in seats] for card in row}
+    for b in f["card_bids"]:
+        bid = b.__dict__
+        if bid["card"] in on_card:
+            on_card[bid["card"]][bid["seat"]].append(bid["coin"])
     results = []
-    discard = s.discard.copy()
-    placements = s.placements.copy()
-    for card in s.row:
+    discard = f["discard"].copy()
+    placements = f["placements"].copy()
+    for card in row:
         coins = on_card[card]
         totals = [sum(c) if c else None for c in coins]
         name = CARDS[card].name
@@ -265,9 +268,10 @@ def _reveal(s: CampingLifeState) -> None:
     for p in placements:
         first.setdefault(p.seat, len(first))
     placements.sort(key=lambda p: first[p.seat])
-    summary = unchecked(RoundSummary, {"round": s.round,
-                                       "table_totals": [sum(t) for t in s.table_coins],
-                                       "picker": s.picker, "picked": s.picked, "cards": results},
+    summary = unchecked(RoundSummary, {"round": f["round"],
+                                       "table_totals": [sum(t) for t in f["table_coins"]],
+                                       "picker": f["picker"], "picked": f["picked"],
+                                       "cards": results},
                         set(_SUMMARY_FIELDS))
     s.update(revealed=True, discard=discard, placements=placements, last_round=summary, row=[],
              card_bids=[], phase="place")
@@ -376,19 +380,20 @@ def _end_round(s: CampingLifeState) -> None:
 
 
 def _new_round(s: CampingLifeState) -> None:
-    row = s.next_round.copy()
+    f = s.__dict__
+    row = f["next_round"].copy()
     next_round = []
-    draw = s.draw.copy()
+    draw = f["draw"].copy()
     while len(row) < ROW_SIZE and draw:
         row.append(draw.pop())
     while len(next_round) < NEXT_ROUND_SIZE and draw:
         next_round.append(draw.pop())
-    seats = range(s.players)
-    s.update(row=row, next_round=next_round, draw=draw, turn=1, bidder=s.starter, picker=None,
-             picked=None, revealed=False, coins=[list(COINS) for _ in seats],
-             table_coins=[[] for _ in seats], hidden_table=[None] * s.players, card_bids=[],
+    seats = range(f["players"])
+    s.update(row=row, next_round=next_round, draw=draw, turn=1, bidder=f["starter"],
+             picker=None, picked=None, revealed=False, coins=[list(COINS) for _ in seats],
+             table_coins=[[] for _ in seats], hidden_table=[None for _ in seats], card_bids=[],
              placements=[], phase="bid_card")
-    s.say(f"Round {s.round}: {SEAT_NAMES[s.starter]} starts.")
+    s.say(f"Round {f['round']}: {SEAT_NAMES[f['starter']]} starts.")
 
 
 def _end_game(s: CampingLifeState, why: str) -> None:
@@ -447,17 +452,31 @@ def labelled(s: CampingLifeState, seat: int, legal: list[Move]) -> list[dict]:
     phase = f["phase"]
     if phase == "bid_card" or phase == "pick":
         among = "row" if phase == "bid_card" else "next_round"
-        shown: dict[int, dict] = {}
-        for at, card in enumerate(f[among]):
-            entries = _SHOWN_AT.get((among, card, at))
-            if entries is not None:
-                shown.update(entries)
+        # The same cards lie there for the whole round.
+        key = (among, *f[among])
+        shown = _SHOWN_AMONG.get(key)
+        if shown is None:
+            shown = {}
+            for at, card in enumerate(key[1:]):
+                entries = _SHOWN_AT.get((among, card, at))
+                if entries is not None:
+                    shown.update(entries)
+            if len(_SHOWN_AMONG) >= _SHOWN_AMONG_KEPT:
+                _SHOWN_AMONG.clear()
+            _SHOWN_AMONG[key] = shown
     else:
-        shown = _SHOWN
+        key, shown = None, _SHOWN
     try:
         return list(map(shown.__getitem__, map(id, legal)))
     except KeyError:
+        # Gathered again next time, with the entries made now.
+        _SHOWN_AMONG.pop(key, None)
         return [_entry(s, seat, m) for m in legal]
+
+
+_SHOWN_AMONG: dict[tuple, dict[int, dict]] = {}
+"""``_SHOWN_AT`` gathered for recent rows and next-round cards, by the cards in order."""
+_SHOWN_AMONG_KEPT = 256
 
 
 def _entry(s: CampingLifeState, seat: int, m: Move) -> dict:
