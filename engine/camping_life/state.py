@@ -101,7 +101,7 @@ class CampingLifeState(BaseState):
         for name in _LISTS_OF_LISTS:
             fields[name] = list(map(list.copy, fields[name]))
         fields["rng"] = copy_model(self.rng, {})
-        return self._with(fields)
+        return unchecked(CampingLifeState, fields, self.__pydantic_fields_set__ | _COPIED)
 
     def successor(self) -> CampingLifeState:
         """A copy for a move to change. A move replaces each list it changes instead of
@@ -109,9 +109,6 @@ class CampingLifeState(BaseState):
         every move extends."""
         fields = self.__dict__.copy()
         fields["log"] = fields["log"].copy()
-        return self._with(fields)
-
-    def _with(self, fields: dict) -> CampingLifeState:
         return unchecked(CampingLifeState, fields, self.__pydantic_fields_set__ | _COPIED)
 
     def update(self, **fields: Any) -> None:
