@@ -122,6 +122,7 @@ class CampingLifeState(BaseState):
         self.log.append(unchecked(Event, {"text": text, "seat": seat}, {"text", "seat"}))
 
 
+_new = object.__new__
 _slots = BaseModel.__dict__
 _set_dict = _slots["__dict__"].__set__
 _set_fields_set = _slots["__pydantic_fields_set__"].__set__
@@ -133,7 +134,9 @@ def unchecked(model: type[M], fields: dict[str, Any], fields_set: set[str]) -> M
     """``model(**fields)`` without validating ``fields``, which the rules have built valid: a
     move builds a few models, and validating each costs more than the rest of its making.
     For models without private or extra attributes; ``fields_set`` as pydantic would have it."""
-    new = model.__new__(model)
+    # object.__new__ is what pydantic models use; read from the model class, it would take
+    # the slow path of pydantic's metaclass, which defines __getattr__.
+    new = _new(model)
     _set_dict(new, fields)
     _set_fields_set(new, fields_set)
     _set_extra(new, None)
@@ -143,7 +146,7 @@ def unchecked(model: type[M], fields: dict[str, Any], fields_set: set[str]) -> M
 
 def changed(model: M, **changes: Any) -> M:
     """``copy_model(model, changes)`` for the frozen parts of a state, built unchecked."""
-    return unchecked(model.__class__, {**model.__dict__, **changes},
+    return unchecked(type(model), {**model.__dict__, **changes},
                      model.__pydantic_fields_set__ | changes.keys())
 
 
