@@ -35,6 +35,7 @@ class HikeGame(Game[HikeState, object]):
     view = staticmethod(hike_view)
     outcome = staticmethod(rules.outcome)
     describe = staticmethod(rules.describe)
+    labelled = staticmethod(rules.labelled)
 
     def catalog(self) -> dict:
         return {

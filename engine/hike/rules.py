@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.core import IllegalMove, Outcome, Rng, copy_model
+from engine.core import IllegalMove, Outcome, Rng, copy_model, move_json
 from engine.hike import backpack as bpk
 from engine.hike.cards import (
     BEAR,
@@ -761,6 +761,41 @@ def describe(s: HikeState, seat: int, move) -> str:
             return "Drop out without taking a card"
         return f"Drop out and score all {len(items)} card(s) ({_miles(items)} mi)"
     return str(move)
+
+
+def labelled(s: HikeState, seat: int, legal: list) -> list[dict]:
+    """``Game.labelled``: each move's JSON and label, made once per move and label and shared
+    between views (views are read, never changed)."""
+    shown = []
+    for move in legal:
+        entry = _FIXED_ENTRIES.get(id(move))
+        if entry is None:
+            label = describe(s, seat, move)
+            hit = _ENTRIES.get((id(move), label))
+            if hit is not None and hit[0] is move:
+                entry = hit[1]
+            else:
+                entry = {"move": move_json(move), "label": label}
+                if len(_ENTRIES) >= _ENTRIES_KEPT:
+                    _ENTRIES.clear()
+                _ENTRIES[id(move), label] = (move, entry)
+        shown.append(entry)
+    return shown
+
+
+_FIXED_ENTRIES = {
+    **{
+        id(move): {"move": move_json(move), "label": _LABELS[type(move)]}
+        for move in (DRAW, TAKE_HIKE, JOIN, STAY, CONTINUE)
+    },
+    **{id(move): {"move": move_json(move), "label": _SCORE_LABELS[move.score]} for move in SCORE},
+}
+"""The entries of the moves made once above whose label is the move's alone, by id (the
+moves live as long as the module, so their ids are not reused)."""
+_ENTRIES: dict[tuple[int, str], tuple] = {}
+"""The others' (packing, discards, dropping out with nothing chosen), by the move's id and
+label, the move kept alive here so that its id is not reused."""
+_ENTRIES_KEPT = 4096
 
 
 def outcome(s: HikeState) -> Outcome | None:
