@@ -50,10 +50,6 @@ from engine.hike.cards import CARD_JSON, MILES, SPACES
 from engine.hike.state import HikeState
 
 
-def _card(card_id: int | None) -> dict | None:
-    return None if card_id is None else CARD_JSON[card_id]
-
-
 def _miles(cards) -> int:
     return sum([MILES[c] for c in cards if c is not None])
 
@@ -104,12 +100,20 @@ def _part(cards, build) -> tuple:
 
 
 def _backpack(bp: dict) -> tuple[dict, int]:
-    shown = {sp: None if (c := bp[sp]) is None else CARD_JSON[c] for sp in SPACES}
+    shown = {sp: _SHOWN[bp[sp]] for sp in SPACES}
     return shown, _miles(bp.values())
+
+
+_SHOWN: dict[int | None, dict | None] = {None: None, **dict(enumerate(CARD_JSON))}
+"""A space's view form by what it holds: a card's, or None when empty."""
 
 
 def _cards(cards: list[int]) -> tuple[list[dict], int]:
     return [CARD_JSON[c] for c in cards], _miles(cards)
+
+
+_SPACES = list(SPACES)
+"""Shared by every view, like the cards' forms: views are read, never changed."""
 
 
 def view(s: HikeState, seat: int | None) -> dict:
@@ -117,8 +121,8 @@ def view(s: HikeState, seat: int | None) -> dict:
     hikers = hike.hikers if hike is not None else ()
     dealt = s.dealt or [()] * s.players
     seats = [
-        _seat(p, s.backpacks[p], dealt[p], s.scoring[p], s.debts[p], p in hikers)
-        for p in range(s.players)
+        _seat(p, bp, dealt[p], scored, debt, p in hikers)
+        for p, bp, scored, debt in zip(range(s.players), s.backpacks, s.scoring, s.debts)
     ]
     hike_view = None
     if hike is not None:
@@ -133,12 +137,12 @@ def view(s: HikeState, seat: int | None) -> dict:
             "asking": list(hike.to_ask) if s.phase in ("join", "decide") else [],
         }
     return {
-        "spaces": list(SPACES),
+        "spaces": _SPACES,
         "phase": s.phase,
         "turn": s.turn,
         "draw_pile": len(s.draw_pile),
         "discard_pile": len(s.discard_pile),
-        "pending": _card(s.pending),
+        "pending": _SHOWN[s.pending],
         "seats": seats,
         "hike": hike_view,
         "ended_during_hike": s.ended_during_hike,
