@@ -58,6 +58,14 @@ DRAW, TAKE_HIKE, JOIN, STAY, CONTINUE, DROP_OUT = (
 PACK = {sp: Pack(space=sp) for sp in SPACES}
 DISCARD = tuple(Discard(card=c) for c in range(DECK_SIZE))
 SCORE = tuple(DropOut(score=c) for c in range(DECK_SIZE))
+# Debts are replaced, never changed (see ``_discard_from``), so the ones a hazard or a hike
+# card sets are made once too.
+RACCOON_DEBT = Debt(rule="any", count=1, reason="Raccoon")
+SKUNK_DEBTS = {n: Debt(rule="any", count=n, reason="Skunk") for n in (1, 2)}
+BLISTER_DEBT = Debt(rule="highest", count=1, reason="Blister")
+MILES_DEBTS = tuple(
+    Debt(rule="miles", miles=c.miles, reason=c.title) if c.is_item else None for c in CARDS
+)
 
 
 class Options(BaseModel):
@@ -305,11 +313,13 @@ def _copy_hike(h: Hike) -> Hike:
 _STATE_LISTS = ("log", "draw_pile", "discard_pile", "backpacks", "scoring", "debts", "dealt")
 _STATE_COPIED = frozenset((*_STATE_LISTS, "rng", "hike"))
 _HIKE_LISTS = frozenset(("joined", "hikers", "pile", "to_ask"))
+_HIKE_FIELDS = frozenset(Hike.model_fields)
 _set = object.__setattr__
 
 
 def _model(cls: type, fields: dict, fields_set: set[str]):
-    """A model of these fields as ``copy_model`` makes it (no validation, no extras)."""
+    """A model of these fields, as ``copy_model`` makes one: not validated (the rules make
+    the values), no extras."""
     new = cls.__new__(cls)
     _set(new, "__dict__", fields)
     _set(new, "__pydantic_extra__", None)
@@ -499,14 +509,14 @@ def _hazard(s: HikeState, c: Card, seats: list[int]) -> None:
             s.say(f"{player(seat)}'s backpack is empty: the {c.title} finds nothing.", seat)
             continue
         if c.name == RACCOON:
-            s.debts[seat] = Debt(rule="any", count=1, reason="Raccoon")
+            s.debts[seat] = RACCOON_DEBT
         elif c.name == SKUNK:
-            s.debts[seat] = Debt(rule="any", count=min(2, len(held)), reason="Skunk")
+            s.debts[seat] = SKUNK_DEBTS[min(2, len(held))]
         elif c.name == BLISTER:
             if _has(bp, SOCKS):
                 s.say(f"{player(seat)}'s Socks prevent the blister.", seat)
             else:
-                s.debts[seat] = Debt(rule="highest", count=1, reason="Blister")
+                s.debts[seat] = BLISTER_DEBT
 
 
 def _pay_debt(s: HikeState, seat: int, card_id: int) -> None:
@@ -566,13 +576,17 @@ def _announce_hike(s: HikeState, seat: int) -> None:
     if not bpk.contents(s.backpacks[seat]):
         raise IllegalMove("You need at least one card in your backpack to take a hike.")
     others = [p for p in range(s.players) if p != seat and bpk.contents(s.backpacks[p])]
-    s.hike = Hike(
-        lead=seat,
-        original_lead=seat,
-        joined=[seat],
-        hikers=[seat],
-        pile=[],  # given, not defaulted: pydantic deep-copies a default list
-        to_ask=clockwise(seat, others, s.players),
+    s.hike = _model(
+        Hike,
+        {
+            "lead": seat,
+            "original_lead": seat,
+            "joined": [seat],
+            "hikers": [seat],
+            "pile": [],
+            "to_ask": clockwise(seat, others, s.players),
+        },
+        set(_HIKE_FIELDS),
     )
     s.say(f"{player(seat)} takes a hike and is the lead hiker.", seat)
     if s.hike.to_ask:
@@ -589,7 +603,7 @@ def _hike_draw(s: HikeState) -> None:
         s.say(f"{player(hike.lead)} turns up the {_mi(c)}.", hike.lead)
         for seat in hike.hikers:
             if not _has(s.backpacks[seat], c.name):
-                s.debts[seat] = Debt(rule="miles", miles=c.miles, reason=c.title)
+                s.debts[seat] = MILES_DEBTS[c.id]
     else:
         s.say(f"{player(hike.lead)} turns up {_the(c)}!", hike.lead)
         _hazard(s, c, list(hike.hikers))
