@@ -16,6 +16,14 @@ def empty() -> Backpack:
     return dict.fromkeys(SPACES)
 
 
+def is_empty(bp: Backpack) -> bool:
+    """``not contents(bp)``, without making the list: rules ask it of every hiker."""
+    return bp == _EMPTY
+
+
+_EMPTY = empty()
+
+
 def contents(bp: Backpack) -> list[int]:
     """The cards in the backpack, in space order."""
     return [c for c in bp.values() if c is not None]

@@ -262,7 +262,7 @@ def legal_moves(s: HikeState, seat: int) -> list:
     if s.phase == "setup":
         return [DISCARD[c] for c in one_per_item(setup_discards(s.dealt[seat]))]
     if s.phase == "turn":
-        if bpk.contents(s.backpacks[seat]):
+        if not bpk.is_empty(s.backpacks[seat]):
             return [DRAW, TAKE_HIKE]
         return [DRAW]
     if s.phase == "pack":
@@ -573,9 +573,9 @@ def _settle(s: HikeState) -> None:
 
 
 def _announce_hike(s: HikeState, seat: int) -> None:
-    if not bpk.contents(s.backpacks[seat]):
+    if bpk.is_empty(s.backpacks[seat]):
         raise IllegalMove("You need at least one card in your backpack to take a hike.")
-    others = [p for p in range(s.players) if p != seat and bpk.contents(s.backpacks[p])]
+    others = [p for p in range(s.players) if p != seat and not bpk.is_empty(s.backpacks[p])]
     s.hike = _model(
         Hike,
         {
@@ -620,7 +620,7 @@ def _after_resolving(s: HikeState) -> None:
         _end_turn(s)
         return
     for seat in list(hike.hikers):
-        if not bpk.contents(s.backpacks[seat]):
+        if bpk.is_empty(s.backpacks[seat]):
             s.say(f"{player(seat)}'s backpack is empty: out of the hike without scoring.", seat)
             _leave(s, seat)
     if not hike.hikers:
