@@ -74,8 +74,8 @@ class Options(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-def player(seat: int) -> str:
-    return f"Player {seat + 1}"
+PLAYERS = tuple(f"Player {seat + 1}" for seat in range(5))
+"""Each seat's name in the log (five seats at most), made once: nearly every line names one."""
 
 
 def _miles(cards: list[int]) -> int:
@@ -193,7 +193,7 @@ def _pack_dealt(s: HikeState, seat: int) -> None:
 def _discard_dealt(s: HikeState, seat: int, card: int) -> None:
     s.dealt[seat] = [c for c in s.dealt[seat] if c != card]
     s.discard_pile.append(card)
-    s.say(f"{player(seat)} has no room for the {_mi(CARDS[card])} and discards it.", seat)
+    s.say(f"{PLAYERS[seat]} has no room for the {_mi(CARDS[card])} and discards it.", seat)
 
 
 def _start_play(s: HikeState) -> None:
@@ -202,7 +202,7 @@ def _start_play(s: HikeState) -> None:
     s.discard_pile = []
     _shuffle(s, s.draw_pile)
     s.phase = "turn"
-    s.say(f"Each player packed a backpack. {player(s.turn)} starts (drawn at random).", s.turn)
+    s.say(f"Each player packed a backpack. {PLAYERS[s.turn]} starts (drawn at random).", s.turn)
 
 
 # ---------------------------------------------------------------- whose decision
@@ -357,9 +357,9 @@ def apply(state: HikeState, seat: int, move) -> HikeState:
         if isinstance(move, Join):
             s.hike.joined.append(seat)
             s.hike.hikers.append(seat)
-            s.say(f"{player(seat)} joins the hike.", seat)
+            s.say(f"{PLAYERS[seat]} joins the hike.", seat)
         elif isinstance(move, StayBehind):
-            s.say(f"{player(seat)} stays at camp.", seat)
+            s.say(f"{PLAYERS[seat]} stays at camp.", seat)
         else:
             raise IllegalMove("Decide whether to join the hike.")
         s.hike.to_ask.pop(0)
@@ -376,7 +376,7 @@ def apply(state: HikeState, seat: int, move) -> HikeState:
         if isinstance(move, Continue):
             if not can_draw(s):
                 raise IllegalMove("There are no cards left to draw: you must drop out.")
-            s.say(f"{player(seat)} continues.", seat)
+            s.say(f"{PLAYERS[seat]} continues.", seat)
         elif isinstance(move, DropOut):
             _drop_out(s, seat, move.score)
         else:
@@ -416,7 +416,7 @@ def _draw_turn(s: HikeState) -> None:
         s.pending = c.id
         s.phase = "pack"
         return
-    s.say(f"{player(seat)} draws {_the(c)}!", seat)
+    s.say(f"{PLAYERS[seat]} draws {_the(c)}!", seat)
     _hazard(s, c, [seat])
     s.discard_pile.append(c.id)
     _settle(s)
@@ -442,7 +442,7 @@ def _pack(s: HikeState, seat: int, move) -> None:
                 )
             raise IllegalMove(f"The {c.title} does not fit with everything else: discard a card.")
         s.backpacks[seat] = packed
-        s.say(f"{player(seat)} draws and packs {_the(c)}.", seat)
+        s.say(f"{PLAYERS[seat]} draws and packs {_the(c)}.", seat)
     elif isinstance(move, Discard):
         if bpk.pack_spaces(bp, c.id):
             raise IllegalMove(f"The {c.title} fits: pack it.")
@@ -451,10 +451,10 @@ def _pack(s: HikeState, seat: int, move) -> None:
         gone = CARDS[move.card]
         s.discard_pile.append(gone.id)
         if gone.id == c.id:
-            s.say(f"{player(seat)} draws {_the(c)}, has no room for it and discards it.", seat)
+            s.say(f"{PLAYERS[seat]} draws {_the(c)}, has no room for it and discards it.", seat)
         else:
             s.backpacks[seat] = bpk.add(bpk.without(bp, gone.id), c.id)
-            s.say(f"{player(seat)} draws {_the(c)} and discards {_the(gone)} to make room.", seat)
+            s.say(f"{PLAYERS[seat]} draws {_the(c)} and discards {_the(gone)} to make room.", seat)
     else:
         raise IllegalMove(f"Pack the {c.title} first.")
     s.pending = None
@@ -491,14 +491,14 @@ def _hazard(s: HikeState, c: Card, seats: list[int]) -> None:
             if not bars:
                 continue
             if _has(bp, BEAR_SPRAY):
-                s.say(f"{player(seat)}'s Bear Spray keeps the bear away.", seat)
+                s.say(f"{PLAYERS[seat]}'s Bear Spray keeps the bear away.", seat)
                 continue
             for x in bars:
                 bp = bpk.without(bp, x)
                 s.discard_pile.append(x)
             s.backpacks[seat] = bp
             fed = True
-            s.say(f"The bear eats {player(seat)}'s {len(bars)} granola bar(s).", seat)
+            s.say(f"The bear eats {PLAYERS[seat]}'s {len(bars)} granola bar(s).", seat)
         if not fed:
             s.say("The bear finds no granola bars to eat.")
         return
@@ -506,7 +506,7 @@ def _hazard(s: HikeState, c: Card, seats: list[int]) -> None:
         bp = s.backpacks[seat]
         held = bpk.contents(bp)
         if not held:
-            s.say(f"{player(seat)}'s backpack is empty: the {c.title} finds nothing.", seat)
+            s.say(f"{PLAYERS[seat]}'s backpack is empty: the {c.title} finds nothing.", seat)
             continue
         if c.name == RACCOON:
             s.debts[seat] = RACCOON_DEBT
@@ -514,7 +514,7 @@ def _hazard(s: HikeState, c: Card, seats: list[int]) -> None:
             s.debts[seat] = SKUNK_DEBTS[min(2, len(held))]
         elif c.name == BLISTER:
             if _has(bp, SOCKS):
-                s.say(f"{player(seat)}'s Socks prevent the blister.", seat)
+                s.say(f"{PLAYERS[seat]}'s Socks prevent the blister.", seat)
             else:
                 s.debts[seat] = BLISTER_DEBT
 
@@ -536,7 +536,7 @@ def _discard_from(s: HikeState, seat: int, c: Card) -> None:
     s.discard_pile.append(c.id)
     debt = s.debts[seat]
     to = "for" if debt.rule == "miles" else "to"
-    s.say(f"{player(seat)} discards the {_mi(c)} {to} the {debt.reason}.", seat)
+    s.say(f"{PLAYERS[seat]} discards the {_mi(c)} {to} the {debt.reason}.", seat)
     if debt.rule == "miles":
         left = debt.miles - c.miles
         s.debts[seat] = copy_model(debt, {"miles": left}) if left > 0 else None
@@ -588,7 +588,7 @@ def _announce_hike(s: HikeState, seat: int) -> None:
         },
         set(_HIKE_FIELDS),
     )
-    s.say(f"{player(seat)} takes a hike and is the lead hiker.", seat)
+    s.say(f"{PLAYERS[seat]} takes a hike and is the lead hiker.", seat)
     if s.hike.to_ask:
         s.phase = "join"
     else:
@@ -600,12 +600,12 @@ def _hike_draw(s: HikeState) -> None:
     c = CARDS[_draw(s)]
     hike.pile.append(c.id)
     if c.is_item:
-        s.say(f"{player(hike.lead)} turns up the {_mi(c)}.", hike.lead)
+        s.say(f"{PLAYERS[hike.lead]} turns up the {_mi(c)}.", hike.lead)
         for seat in hike.hikers:
             if not _has(s.backpacks[seat], c.name):
                 s.debts[seat] = MILES_DEBTS[c.id]
     else:
-        s.say(f"{player(hike.lead)} turns up {_the(c)}!", hike.lead)
+        s.say(f"{PLAYERS[hike.lead]} turns up {_the(c)}!", hike.lead)
         _hazard(s, c, list(hike.hikers))
     _settle(s)
     if any(s.debts):
@@ -621,7 +621,7 @@ def _after_resolving(s: HikeState) -> None:
         return
     for seat in list(hike.hikers):
         if bpk.is_empty(s.backpacks[seat]):
-            s.say(f"{player(seat)}'s backpack is empty: out of the hike without scoring.", seat)
+            s.say(f"{PLAYERS[seat]}'s backpack is empty: out of the hike without scoring.", seat)
             _leave(s, seat)
     if not hike.hikers:
         _end_hike(s)
@@ -635,7 +635,7 @@ def _leave(s: HikeState, seat: int) -> None:
     hike.hikers.remove(seat)
     if seat == hike.lead and hike.hikers:
         hike.lead = clockwise(seat, hike.hikers, s.players)[0]
-        s.say(f"{player(hike.lead)} is now the lead hiker.", hike.lead)
+        s.say(f"{PLAYERS[hike.lead]} is now the lead hiker.", hike.lead)
 
 
 def _drop_out(s: HikeState, seat: int, score: int | None) -> None:
@@ -648,23 +648,23 @@ def _drop_out(s: HikeState, seat: int, score: int | None) -> None:
         hike.pile = [c for c in hike.pile if not CARDS[c].is_item]
         if items:
             s.say(
-                f"{player(seat)} drops out last and scores {len(items)} card(s), "
+                f"{PLAYERS[seat]} drops out last and scores {len(items)} card(s), "
                 f"{_miles(items)} mi.",
                 seat,
             )
         else:
-            s.say(f"{player(seat)} drops out last with nothing to score.", seat)
+            s.say(f"{PLAYERS[seat]} drops out last with nothing to score.", seat)
     elif score is None:
         if items:
-            s.say(f"{player(seat)} drops out without taking a card.", seat)
+            s.say(f"{PLAYERS[seat]} drops out without taking a card.", seat)
         else:
-            s.say(f"{player(seat)} drops out with nothing to score.", seat)
+            s.say(f"{PLAYERS[seat]} drops out with nothing to score.", seat)
     else:
         if score not in items:
             raise IllegalMove("That card is not an item card in the hiking pile.")
         hike.pile.remove(score)
         s.scoring[seat] = [*s.scoring[seat], score]
-        s.say(f"{player(seat)} drops out and scores the {_mi(CARDS[score])}.", seat)
+        s.say(f"{PLAYERS[seat]} drops out and scores the {_mi(CARDS[score])}.", seat)
     _leave(s, seat)
 
 
@@ -677,7 +677,7 @@ def _end_hike(s: HikeState) -> None:
         return
     s.turn = (hike.original_lead + 1) % s.players
     s.phase = "turn"
-    s.say(f"The hike is over. {player(s.turn)}'s turn.", s.turn)
+    s.say(f"The hike is over. {PLAYERS[s.turn]}'s turn.", s.turn)
 
 
 # ---------------------------------------------------------------- the end
@@ -701,7 +701,7 @@ def _skunk_tie_break(s: HikeState, tied: list[int]) -> TieBreak:
     order = list(tied)
     _shuffle(s, order)
     s.say(
-        "A tie: " + ", ".join(player(p) for p in order)
+        "A tie: " + ", ".join(PLAYERS[p] for p in order)
         + " draw for the Skunk in that order (drawn at random)."
     )
     pile = [*s.discard_pile, *s.draw_pile]
@@ -719,7 +719,7 @@ def _skunk_tie_break(s: HikeState, tied: list[int]) -> TieBreak:
             skunks -= 1
             losers.append(seat)
             left.remove(seat)
-            s.say(f"{player(seat)} draws the Skunk and loses the tie.", seat)
+            s.say(f"{PLAYERS[seat]} draws the Skunk and loses the tie.", seat)
         else:
             i += 1
     return TieBreak(tied=tied, order=order, draws=draws, losers=losers, winners=sorted(left))
