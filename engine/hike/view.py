@@ -54,9 +54,9 @@ def _miles(cards) -> int:
     return sum([MILES[c] for c in cards if c is not None])
 
 
-_SEATS: dict[tuple, tuple] = {}
-"""Recent seat entries, by the identity of what they show (kept alive here, so the ids are
-not reused). Moves replace a backpack, scoring pile, dealt hand or debt rather than change
+_SEATS: dict[int, tuple] = {}
+"""Recent seat entries, by the identity of the backpack they show, with everything else they
+show (all kept alive here, so the ids are not reused). Moves replace a backpack, scoring pile, dealt hand or debt rather than change
 it, so from one move to the next most seats show the very same objects; views are read,
 never changed, so later views share the entry. Small, to stay in the CPU's caches."""
 _SEATS_KEPT = 32
@@ -66,10 +66,12 @@ entries: an entry also changes when the seat joins or leaves a hike or owes a di
 
 
 def _seat(p: int, bp: dict, dealt: list[int], scored: list[int], debt, hiking: bool) -> dict:
-    key = (p, hiking, id(bp), id(dealt), id(scored), id(debt))
-    hit = _SEATS.get(key)
-    if hit is not None and hit[0] is bp and hit[1] is dealt and hit[2] is scored and hit[3] is debt:
-        return hit[4]
+    hit = _SEATS.get(id(bp))
+    if (
+        hit is not None and hit[0] is bp and hit[1] is dealt and hit[2] is scored
+        and hit[3] is debt and hit[4] == p and hit[5] is hiking
+    ):
+        return hit[6]
     if len(_SEATS) >= _SEATS_KEPT:
         _SEATS.clear()
         _PARTS.clear()
@@ -88,7 +90,7 @@ def _seat(p: int, bp: dict, dealt: list[int], scored: list[int], debt, hiking: b
         },
         "hiking": hiking,
     }
-    _SEATS[key] = (bp, dealt, scored, debt, entry)
+    _SEATS[id(bp)] = (bp, dealt, scored, debt, p, hiking, entry)
     return entry
 
 
