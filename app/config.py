@@ -48,7 +48,7 @@ class Settings(BaseSettings):
         description="seconds an open lobby may go unchanged before it closes by itself",
     )
     PUBLIC_URL: str | None = Field(default=None, description="base of invite links")
-    DB_POOL_SIZE: int = Field(default=20, ge=1, description="database connections kept open")
+    DB_POOL_SIZE: int = Field(default=40, ge=1, description="database connections kept open")
     DB_POOL_OVERFLOW: int = Field(
         default=0,
         ge=0,
