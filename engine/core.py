@@ -109,6 +109,9 @@ class Event(BaseModel):
         return self.model_dump_json()
 
 
+_event = Event.__pydantic_validator__.validate_python
+
+
 class BaseState(BaseModel):
     """Fields every game state has. Subclasses add the game's own."""
 
@@ -119,7 +122,9 @@ class BaseState(BaseModel):
     log: list[Event] = []
 
     def say(self, text: str, seat: int | None = None) -> None:
-        self.log.append(Event(text=text, seat=seat))
+        # Validated by pydantic-core directly rather than through ``Event.__init__``: most
+        # moves log a line, and some several.
+        self.log.append(_event({"text": text, "seat": seat}))
 
 
 class Outcome(BaseModel):
@@ -209,21 +214,36 @@ class Game(ABC, Generic[S, M]):
         return f'{head[:-1]},"log":{log_json(state.log)}}}'
 
 
-_set = object.__setattr__
-
-
 def copy_model(model: M, changes: dict[str, Any]) -> M:
     """``model.model_copy(update=changes)`` (shallow, not validated) at a fraction of its
     cost, for models without private or extra attributes: a playout copies its state on
     every move."""
     if model.__pydantic_private__ is not None or model.__pydantic_extra__ is not None:
         return model.model_copy(update=changes)
-    new = model.__class__.__new__(model.__class__)
-    _set(new, "__dict__", {**model.__dict__, **changes})
-    _set(new, "__pydantic_extra__", None)
-    _set(new, "__pydantic_fields_set__", model.__pydantic_fields_set__.union(changes))
-    _set(new, "__pydantic_private__", None)
+    return unchecked(
+        type(model), {**model.__dict__, **changes}, model.__pydantic_fields_set__.union(changes)
+    )
+
+
+def unchecked(model: type[M], fields: dict[str, Any], fields_set: set[str]) -> M:
+    """``model(**fields)`` without validating ``fields``, which the rules have built valid: a
+    move builds a few models, and validating each costs more than the rest of its making.
+    For models without private or extra attributes; ``fields_set`` as pydantic would have it."""
+    # object.__new__ is what pydantic models use; read from the model class it would take the
+    # slow path of pydantic's metaclass, which defines __getattr__.
+    new = _new(model)
+    _set_dict(new, fields)
+    _set_fields_set(new, fields_set)
+    _set_extra(new, None)
+    _set_private(new, None)
     return new
+
+
+_new = object.__new__
+_set_dict = BaseModel.__dict__["__dict__"].__set__
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 
 
 def _first_error(exc: ValidationError) -> str:

@@ -16,8 +16,8 @@ from engine.camping_life.cards import CARDS, MISSION_IDS, TERRAIN_IDS
 from engine.camping_life.moves import BidCard, BidTable, Move, Pick, Place
 from engine.camping_life.scoring import CELLS, COLS, ROWS, area_of, breakdown
 from engine.camping_life.state import (COINS, SEAT_NAMES, Bid, CampingLifeState, CardResult,
-                                       Placement, RoundSummary, changed, unchecked)
-from engine.core import IllegalMove, Outcome, Rng, move_json
+                                       Placement, RoundSummary)
+from engine.core import IllegalMove, Outcome, Rng, copy_model, move_json, unchecked
 
 ROW_SIZE = 4
 NEXT_ROUND_SIZE = 2
@@ -344,8 +344,8 @@ def _settle(s: CampingLifeState, card: int, placed: bool) -> None:
     summary = f["last_round"]
     if not f["revealed"] or summary is None:
         return
-    cards = [changed(c, placed=placed) if c.card == card else c for c in summary.cards]
-    s.last_round = changed(summary, cards=cards)
+    cards = [copy_model(c, {"placed": placed}) if c.card == card else c for c in summary.cards]
+    s.last_round = copy_model(summary, {"cards": cards})
 
 
 def _advance(s: CampingLifeState) -> None:

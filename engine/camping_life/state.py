@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.core import BaseState, Event, copy_model
-
-M = TypeVar("M", bound=BaseModel)
+from engine.core import BaseState, copy_model, unchecked
 
 COINS = [0, 1, 2, 2, 3, 4]
 SEAT_NAMES = ["Red", "Blue"]
@@ -116,38 +114,6 @@ class CampingLifeState(BaseState):
         field as this does for all of them."""
         self.__dict__.update(fields)
         self.__pydantic_fields_set__.update(fields)
-
-    def say(self, text: str, seat: int | None = None) -> None:
-        """``BaseState.say``, building the entry unchecked: a move logs a line or two."""
-        self.log.append(unchecked(Event, {"text": text, "seat": seat}, {"text", "seat"}))
-
-
-_new = object.__new__
-_slots = BaseModel.__dict__
-_set_dict = _slots["__dict__"].__set__
-_set_fields_set = _slots["__pydantic_fields_set__"].__set__
-_set_extra = _slots["__pydantic_extra__"].__set__
-_set_private = _slots["__pydantic_private__"].__set__
-
-
-def unchecked(model: type[M], fields: dict[str, Any], fields_set: set[str]) -> M:
-    """``model(**fields)`` without validating ``fields``, which the rules have built valid: a
-    move builds a few models, and validating each costs more than the rest of its making.
-    For models without private or extra attributes; ``fields_set`` as pydantic would have it."""
-    # object.__new__ is what pydantic models use; read from the model class, it would take
-    # the slow path of pydantic's metaclass, which defines __getattr__.
-    new = _new(model)
-    _set_dict(new, fields)
-    _set_fields_set(new, fields_set)
-    _set_extra(new, None)
-    _set_private(new, None)
-    return new
-
-
-def changed(model: M, **changes: Any) -> M:
-    """``copy_model(model, changes)`` for the frozen parts of a state, built unchecked."""
-    return unchecked(type(model), {**model.__dict__, **changes},
-                     model.__pydantic_fields_set__ | changes.keys())
 
 
 _LISTS = ("mission_pile", "open_missions", "secret_missions", "draw", "row", "next_round",

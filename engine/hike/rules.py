@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.core import IllegalMove, Outcome, Rng, copy_model, move_json
+from engine.core import IllegalMove, Outcome, Rng, copy_model, move_json, unchecked
 from engine.hike import backpack as bpk
 from engine.hike.cards import (
     BEAR,
@@ -300,34 +300,20 @@ def _copy(s: HikeState) -> HikeState:
     hike = fields["hike"]
     if hike is not None:
         fields["hike"] = _copy_hike(hike)
-    return _model(HikeState, fields, s.__pydantic_fields_set__ | _STATE_COPIED)
+    return unchecked(HikeState, fields, s.__pydantic_fields_set__ | _STATE_COPIED)
 
 
 def _copy_hike(h: Hike) -> Hike:
     fields = h.__dict__.copy()
     for name in _HIKE_LISTS:
         fields[name] = fields[name].copy()
-    return _model(Hike, fields, h.__pydantic_fields_set__ | _HIKE_LISTS)
+    return unchecked(Hike, fields, h.__pydantic_fields_set__ | _HIKE_LISTS)
 
 
 _STATE_LISTS = ("log", "draw_pile", "discard_pile", "backpacks", "scoring", "debts", "dealt")
 _STATE_COPIED = frozenset((*_STATE_LISTS, "rng", "hike"))
 _HIKE_LISTS = frozenset(("joined", "hikers", "pile", "to_ask"))
 _HIKE_FIELDS = frozenset(Hike.model_fields)
-_set = object.__setattr__
-
-
-def _model(cls: type, fields: dict, fields_set: set[str]):
-    """A model of these fields, as ``copy_model`` makes one: not validated (the rules make
-    the values), no extras."""
-    new = cls.__new__(cls)
-    _set(new, "__dict__", fields)
-    _set(new, "__pydantic_extra__", None)
-    _set(new, "__pydantic_fields_set__", fields_set)
-    _set(new, "__pydantic_private__", None)
-    return new
-
-
 def apply(state: HikeState, seat: int, move) -> HikeState:
     if state.game_over:
         raise IllegalMove("The game is over.")
@@ -576,7 +562,7 @@ def _announce_hike(s: HikeState, seat: int) -> None:
     if bpk.is_empty(s.backpacks[seat]):
         raise IllegalMove("You need at least one card in your backpack to take a hike.")
     others = [p for p in range(s.players) if p != seat and not bpk.is_empty(s.backpacks[p])]
-    s.hike = _model(
+    s.hike = unchecked(
         Hike,
         {
             "lead": seat,

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from engine.core import BaseState, Event
+from engine.core import BaseState
 
 Phase = Literal["setup", "turn", "pack", "join", "resolve", "decide", "over"]
 
@@ -68,11 +68,3 @@ class HikeState(BaseState):
     """The draw pile ran out during the hike: the game ends when the hike is over."""
     game_over: bool = False
     tie_break: TieBreak | None = None
-
-    def say(self, text: str, seat: int | None = None) -> None:
-        # ``BaseState.say``, the entry validated by pydantic-core directly rather than through
-        # ``Event.__init__``: most moves log a line, and a hike card several.
-        self.log.append(_event({"text": text, "seat": seat}))
-
-
-_event = Event.__pydantic_validator__.validate_python
