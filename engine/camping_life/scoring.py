@@ -81,14 +81,7 @@ _NO_MASKS: Masks = {"road": 0, "pool": 0, "forest": 0, "tent": 0, "campfire": 0,
 
 
 def masks(area: Area) -> Masks:
-    m = _NO_MASKS.copy()
-    for i, c in enumerate(area):
-        if c is not None:
-            m[c.kind] |= 1 << i
-            if c.road:
-                m["links"] |= 1 << i
-    m["links"] |= m["road"]
-    return m
+    return id_masks([None if c is None else c.id for c in area])
 
 
 _KIND_OF = [c.kind for c in CARDS]
