@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 from app.services.games import Snapshot, stand_in_level
-from engine.core import full_view, random_bot
+from engine.core import bot_view, random_bot
 
 log = logging.getLogger(__name__)
 
@@ -20,7 +20,8 @@ def bot_move(snap: Snapshot, seat: int) -> Any:
     # Seeded per (game, version, seat): a replayed bot decision is the same decision.
     rng = random.Random(f"{snap.seed}/{snap.version}/{seat}")
     try:
-        return game.bots[level](full_view(game, snap.state, seat), legal, rng)
+        bot = game.bots[level]
+        return bot(bot_view(game, bot, snap.state, seat, legal), legal, rng)
     except Exception:
         # A broken bot must not stall the table: fall back to a uniform legal choice.
         log.exception("%s bot failed in game %s; playing a random legal move", level, snap.id)

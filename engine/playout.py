@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.core import BaseState, Game, full_view
+from engine.core import BaseState, Game, bot_view
 
 
 @dataclass
@@ -24,7 +24,8 @@ def play_out(
     max_steps: int = 100_000,
     on_step: Callable[[BaseState], None] | None = None,
 ) -> Playout:
-    """Play one game to its end with one bot level per seat; every bot sees only its view."""
+    """Play one game to its end with one bot level per seat; every bot sees only its view
+    (the random bot only the legal moves)."""
     state = game.setup(players, game.options(options), seed)
     rng = random.Random(seed)
     steps = 0
@@ -33,8 +34,8 @@ def play_out(
             raise RuntimeError(f"{game.id} seed {seed} did not finish in {max_steps} steps")
         seat = game.to_act(state)[0]
         legal = game.legal_moves(state, seat)
-        view = full_view(game, state, seat, legal)
-        move = game.bots[bots[seat]](view, legal, rng)
+        bot = game.bots[bots[seat]]
+        move = bot(bot_view(game, bot, state, seat, legal), legal, rng)
         if isinstance(move, dict):
             move = game.parse_move(move)
         # ``play`` without its checks, which the loop has made: not over, the seat acts.

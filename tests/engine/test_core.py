@@ -3,7 +3,7 @@ import random
 
 import pytest
 
-from engine.core import Event, IllegalMove, Rng, random_bot
+from engine.core import Event, IllegalMove, Rng, bot_view, full_view, random_bot
 from engine.playout import play_out
 from engine.registry import GAMES
 
@@ -48,6 +48,17 @@ def test_random_bot_picks_a_legal_move():
     legal = ["a", "b", "c"]
     picks = {random_bot({}, legal, random.Random(seed)) for seed in range(30)}
     assert picks == set(legal)
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_only_a_bot_that_reads_the_view_is_given_one(game_id):
+    game = GAMES[game_id]
+    state = game.setup(game.min_players, game.options(None), 3)
+    seat = game.to_act(state)[0]
+    legal = game.legal_moves(state, seat)
+    assert bot_view(game, random_bot, state, seat, legal) == {}
+    heuristic = game.bots["heuristic"]
+    assert bot_view(game, heuristic, state, seat, legal) == full_view(game, state, seat, legal)
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
