@@ -7,6 +7,7 @@ import re
 import time
 
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 GAME_SOCKET = re.compile(r"/ws/games/")
 LIVE_MOVES = '[data-testid="move"]:not([disabled]):not([aria-disabled="true"])'
@@ -33,6 +34,16 @@ def play_a_move(page: Page) -> None:
     expect(moves.first).to_be_visible()
     draw = moves.filter(has_text="Draw a card")
     (draw if draw.count() else moves).first.click()
+
+
+def try_a_move(page: Page) -> None:
+    """Click a legal move if the page still offers one. The page may change under the click
+    (the bot's move arrives, or the page resyncs), so a miss is left for the caller to look
+    again."""
+    try:
+        page.locator(LIVE_MOVES).first.click(timeout=2000)
+    except PlaywrightTimeout:
+        pass
 
 
 def shows_the_server_view(page: Page, game_id: str) -> bool:
@@ -80,7 +91,7 @@ def test_a_lost_patch_is_noticed_and_the_page_resyncs(new_page):
     while not any(m["type"] == "sync" for m in from_page):
         assert time.monotonic() < deadline, "the page never asked to resync"
         if page.locator(LIVE_MOVES).count():
-            play_a_move(page)
+            try_a_move(page)
         page.wait_for_timeout(100)
     assert dropped and dropped[0]["type"] == "patch"
     settle(page, game_id)
