@@ -314,6 +314,8 @@ _STATE_LISTS = ("log", "draw_pile", "discard_pile", "backpacks", "scoring", "deb
 _STATE_COPIED = frozenset((*_STATE_LISTS, "rng", "hike"))
 _HIKE_LISTS = frozenset(("joined", "hikers", "pile", "to_ask"))
 _HIKE_FIELDS = frozenset(Hike.model_fields)
+
+
 def apply(state: HikeState, seat: int, move) -> HikeState:
     if state.game_over:
         raise IllegalMove("The game is over.")
