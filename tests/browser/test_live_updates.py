@@ -70,7 +70,11 @@ def test_a_lost_patch_is_noticed_and_the_page_resyncs(new_page):
         server = ws.connect_to_server()
 
         def to_page(message):
-            if json.loads(message)["type"] == "patch" and not dropped:
+            # Lose the first patch after the page's own move, so that something follows it
+            # (the bot's answer, or the page's next move) and shows the gap. A bot's opening
+            # move lost on its own would leave the page waiting with nothing to notice.
+            moved = any(m["type"] == "move" for m in from_page)
+            if moved and not dropped and json.loads(message)["type"] == "patch":
                 dropped.append(json.loads(message))  # lost on its way
                 return
             ws.send(message)
