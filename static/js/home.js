@@ -5,7 +5,7 @@ import { PER_MOVE_CHOICES, PER_MOVE_DEFAULT, perMove } from "./clock.js";
 import { clear, errorBox, fill, h } from "./dom.js";
 import { navigate } from "./main.js";
 import { optionsForm } from "./options.js";
-import { getPlayer, playerBox } from "./player.js";
+import { getPlayer, playerBox, settledPlayer } from "./player.js";
 
 export function homePage(root) {
   document.title = "Campground";
@@ -84,12 +84,13 @@ function showCreate(box, games, getMe) {
     form.onsubmit = async (event) => {
       event.preventDefault();
       error.replaceChildren();
-      if (!getMe()) {
+      submit.disabled = true;
+      if (!(getMe() || await settledPlayer())) {
         error.append(errorBox("Enter your name first."));
         document.getElementById("player-name-input")?.focus();
+        submit.disabled = false;
         return;
       }
-      submit.disabled = true;
       try {
         const lobby = await api("POST", "/api/lobbies", {
           game: chosen.id,
@@ -134,11 +135,12 @@ function showLobbies(box, list, getMe) {
       type: "button", class: "primary", "data-testid": "join-lobby",
       onclick: async () => {
         if (mine) return navigate(`/lobbies/${lobby.id}`);
-        if (!getMe()) {
+        join.disabled = true;
+        if (!(getMe() || await settledPlayer())) {
           fill(error, errorBox("Enter your name first."));
+          join.disabled = false;
           return;
         }
-        join.disabled = true;
         try {
           await api("POST", `/api/lobbies/${lobby.id}/join`);
           navigate(`/lobbies/${lobby.id}`);

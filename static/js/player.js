@@ -4,15 +4,26 @@ import { api, currentPlayer } from "./api.js";
 import { errorBox, fill, h } from "./dom.js";
 
 let cached; // the current player, null for none, undefined before the first look-up
+let registering = null; // a new name's request while it is out
 
 export async function getPlayer() {
   if (cached === undefined) cached = await currentPlayer();
   return cached;
 }
 
-async function register(name) {
-  cached = await api("POST", "/api/players", { name });
-  return cached;
+function register(name) {
+  registering = api("POST", "/api/players", { name })
+    .then((player) => { cached = player; return player; })
+    .finally(() => { registering = null; });
+  return registering;
+}
+
+// The player once a name typed into the name form, or already sent, is saved; null if there is
+// none. A button pressed straight after typing a name should not ask for the name again.
+export async function settledPlayer() {
+  if (!cached && !registering) document.querySelector("form.name-form")?.requestSubmit();
+  if (registering) await registering.catch(() => null);
+  return cached ?? null;
 }
 
 async function rename(name) {
