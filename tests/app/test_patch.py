@@ -59,6 +59,17 @@ def test_small_changes_give_small_patches():
     ]
 
 
+def test_a_list_that_keeps_neither_end_is_replaced_whole():
+    old = {"legal_moves": [{"move": {"type": "bid", "coin": c}} for c in range(4)], "hand": [1, 2]}
+    new = {"legal_moves": [{"move": {"type": "pass"}}], "hand": [1, 2, 3]}
+    assert check(old, new) == [
+        {"op": "replace", "path": "/legal_moves", "value": [{"move": {"type": "pass"}}]},
+        {"op": "add", "path": "/hand/2", "value": 3},
+    ]
+    assert check({"a": []}, {"a": [1, 2]}) == [{"op": "replace", "path": "/a", "value": [1, 2]}]
+    assert check({"a": [1, 2]}, {"a": []}) == [{"op": "replace", "path": "/a", "value": []}]
+
+
 def wire(view):
     """The view as a client holds it: decoded JSON, where no two places share an object."""
     return json.loads(json.dumps(view))
