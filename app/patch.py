@@ -5,8 +5,9 @@ late hike view (220 log lines), per connection and per move, on the event loop. 
 little between versions (a log line appended, a few fields replaced, a card in or out of a
 list), so a diff that trims each list's common head and tail finds the same small patches in
 about 0.4 ms. A list that keeps nothing at either end and changes length (a new turn's legal
-moves) is replaced whole, which is smaller than removing and adding every member. The tests apply its patches with ``jsonpatch.apply_patch`` to random documents
-and to real views and compare the result with the new view exactly.
+moves) is replaced whole, which is smaller than removing and adding every member. The tests
+apply its patches with ``jsonpatch.apply_patch`` to random documents and to real views and
+compare the result with the new view exactly.
 """
 
 from __future__ import annotations
