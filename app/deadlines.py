@@ -43,7 +43,10 @@ BATCH = 100
 class Deadlines:
     def __init__(self, ctx: Context):
         self.ctx = ctx
-        self._timers: dict[str, asyncio.TimerHandle] = {}
+        # Per game: the timer set, and when it fires; and the game's deadline now (later than
+        # the timer's when moves have put it off since).
+        self._timers: dict[str, tuple[asyncio.TimerHandle, datetime]] = {}
+        self._due: dict[str, datetime] = {}
         self._running: dict[str, asyncio.Task] = {}
         self._again: set[str] = set()
         self._poller: asyncio.Task | None = None
@@ -53,7 +56,7 @@ class Deadlines:
             self._poller = asyncio.create_task(self._poll(self.ctx.settings.DEADLINE_POLL))
 
     async def close(self) -> None:
-        for timer in self._timers.values():
+        for timer, _ in self._timers.values():
             timer.cancel()
         tasks = list(self._running.values()) + ([self._poller] if self._poller else [])
         for task in tasks:
@@ -61,17 +64,37 @@ class Deadlines:
         await asyncio.gather(*tasks, return_exceptions=True)
 
     def schedule(self, game_id: str, due_at: datetime | None) -> None:
-        """This instance just changed the game: be there when its next deadline comes."""
-        old = self._timers.pop(game_id, None)
-        if old is not None:
-            old.cancel()
+        """This instance just changed the game: be there when its next deadline comes.
+
+        A timer set for an earlier time is kept, and looks again when it fires: a timed game's
+        deadline moves later with every move, and setting a timer anew each time cost more
+        than a fiftieth of a move."""
         if due_at is None:
+            self._due.pop(game_id, None)
+            set_before = self._timers.pop(game_id, None)
+            if set_before is not None:
+                set_before[0].cancel()
             return
+        self._due[game_id] = due_at
+        set_before = self._timers.get(game_id)
+        if set_before is not None:
+            if set_before[1] <= due_at:
+                return
+            set_before[0].cancel()
+        self._set_timer(game_id, due_at)
+
+    def _set_timer(self, game_id: str, due_at: datetime) -> None:
         delay = max(0.0, (due_at - now()).total_seconds())
-        self._timers[game_id] = asyncio.get_running_loop().call_later(delay, self._fire, game_id)
+        timer = asyncio.get_running_loop().call_later(delay, self._fire, game_id)
+        self._timers[game_id] = (timer, due_at)
 
     def _fire(self, game_id: str) -> None:
-        self._timers.pop(game_id, None)
+        _, fires_at = self._timers.pop(game_id)
+        due_at = self._due[game_id]
+        if due_at > fires_at:
+            self._set_timer(game_id, due_at)
+            return
+        del self._due[game_id]
         self._wake(game_id)
 
     def _wake(self, game_id: str) -> None:
