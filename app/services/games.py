@@ -335,8 +335,8 @@ def _check(stored: _Stored, seat: int, expect_version: int, mover: _Mover) -> No
 
 def _apply(
     stored: _Stored, seat: int, move: Any, mover: _Mover
-) -> tuple[BaseState, dict, dict[str, Any]]:
-    """The new state, the move as recorded, and the game row's new values (the clock too)."""
+) -> tuple[BaseState, dict, dict[str, Any], Clock]:
+    """The new state, the move as recorded, the game row's new values and the new clock."""
     game = get_game(stored.kind)
     parsed = game.parse_move(move) if isinstance(move, dict) else move
     state = play(game, stored.state, seat, parsed)
@@ -360,10 +360,12 @@ def _apply(
     if outcome is not None:
         values |= {"status": "finished", "outcome": final_outcome(outcome, stored.stand_ins)}
         values["finished_at"] = values["updated_at"]
-    return state, parsed.model_dump(mode="json"), values
+    return state, parsed.model_dump(mode="json"), values, moved
 
 
-def _committed(stored: _Stored, state: BaseState, values: dict[str, Any]) -> Committed:
+def _committed(
+    stored: _Stored, state: BaseState, values: dict[str, Any], moved: Clock
+) -> Committed:
     return Committed(
         stored.kind,
         values["version"],
@@ -372,7 +374,7 @@ def _committed(stored: _Stored, state: BaseState, values: dict[str, Any]) -> Com
         stored.stand_ins,
         values.get("outcome"),
         values["updated_at"],
-        Clock.load(values["clock"]),
+        moved,
         values["due_at"],
     )
 
@@ -414,7 +416,7 @@ async def commit_move(
         stored = _Stored.read(row)
         mover = _Mover(played_by, await _bots(session, game_id, known, seats_cache), timing)
         _check(stored, seat, expect_version, mover)
-        state, record, values = _apply(stored, seat, move, mover)
+        state, record, values, moved = _apply(stored, seat, move, mover)
         version = values["version"]
         session.add(Move(game_id=game_id, seq=version, seat=seat, move=record))
         try:
@@ -433,7 +435,7 @@ async def commit_move(
             if now_status == "aborted":
                 raise IllegalMove("The game was aborted.")
             raise StaleVersion(version)
-        return _committed(stored, state, values)
+        return _committed(stored, state, values, moved)
 
 
 def _move_in_one_statement():
@@ -539,7 +541,7 @@ async def _commit_in_one_statement(
     _check(stored, seat, expect_version, mover)
     # The engine's work is done before a connection is taken: under load, a connection held
     # through it (and the turns of the event loop around it) was what moves queued for.
-    state, record, values = _apply(stored, seat, move, mover)
+    state, record, values, moved = _apply(stored, seat, move, mover)
     args = _move_args({
         "game_id": game_id,
         "expect": expect_version,
@@ -570,7 +572,7 @@ async def _commit_in_one_statement(
                 db, game_id, seat, move, expect_version, played_by, timing, None, seats_cache,
             )
         raise StaleVersion(current["version"])
-    return _committed(stored, state, values)
+    return _committed(stored, state, values, moved)
 
 
 async def concede(
