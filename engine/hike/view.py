@@ -56,13 +56,16 @@ def _miles(cards) -> int:
 
 _SEATS: dict[int, tuple] = {}
 """Recent seat entries, by the identity of the backpack they show, with everything else they
-show (all kept alive here, so the ids are not reused). Moves replace a backpack, scoring pile, dealt hand or debt rather than change
-it, so from one move to the next most seats show the very same objects; views are read,
-never changed, so later views share the entry. Small, to stay in the CPU's caches."""
-_SEATS_KEPT = 32
+show (all kept alive here, so the ids are not reused). Moves replace a backpack, scoring
+pile, dealt hand or debt rather than change it, so from one move to the next most seats show
+the very same objects; views are read, never changed, so later views share the entry (and a
+patch passes over it). Sized for every game a busy server has in play at once: the oldest
+entry goes first."""
+_SEATS_KEPT = 4096
 _PARTS: dict[int, tuple] = {}
 """The same for a backpack's or scoring pile's view form and miles, which outlive most
 entries: an entry also changes when the seat joins or leaves a hike or owes a discard."""
+_PARTS_KEPT = 4096
 
 
 def _seat(p: int, bp: dict, dealt: list[int], scored: list[int], debt, hiking: bool) -> dict:
@@ -73,8 +76,7 @@ def _seat(p: int, bp: dict, dealt: list[int], scored: list[int], debt, hiking: b
     ):
         return hit[6]
     if len(_SEATS) >= _SEATS_KEPT:
-        _SEATS.clear()
-        _PARTS.clear()
+        del _SEATS[next(iter(_SEATS))]
     backpack, backpack_miles = _part(bp, _backpack)
     shown, score = _part(scored, _cards)
     entry = {
@@ -97,6 +99,8 @@ def _seat(p: int, bp: dict, dealt: list[int], scored: list[int], debt, hiking: b
 def _part(cards, build) -> tuple:
     hit = _PARTS.get(id(cards))
     if hit is None or hit[0] is not cards:
+        if len(_PARTS) >= _PARTS_KEPT:
+            del _PARTS[next(iter(_PARTS))]
         hit = _PARTS[id(cards)] = (cards, *build(cards))
     return hit[1], hit[2]
 
