@@ -135,16 +135,24 @@ def _bid_forms(b: Bid) -> tuple[Bid, int, int, dict, dict]:
     return forms
 
 
-_LAST_ROUND: list[tuple[RoundSummary | None, dict | None]] = [(None, None)]
-"""The view form of the last round summary seen, with it. A summary is replaced, never
-changed, and the same one is shown for a whole round."""
+_LAST_ROUNDS: dict[int, tuple[RoundSummary, dict | None]] = {}
+"""The view forms of recent round summaries, by id (each kept alive here, so the id is not
+reused). A summary is replaced, never changed, and the same one is shown for a whole round:
+every view of a game shares its form until the next turn-over, which is what lets a patch
+pass over it. Sized for every game a busy server has in play at once."""
+_LAST_ROUNDS_KEPT = 2048
 
 
 def _last_round_shared(r: RoundSummary | None) -> dict | None:
-    seen, shown = _LAST_ROUND[0]
-    if seen is not r:
-        shown = _last_round(r)
-        _LAST_ROUND[0] = (r, shown)
+    if r is None:
+        return None
+    hit = _LAST_ROUNDS.get(id(r))
+    if hit is not None and hit[0] is r:
+        return hit[1]
+    if len(_LAST_ROUNDS) >= _LAST_ROUNDS_KEPT:
+        del _LAST_ROUNDS[next(iter(_LAST_ROUNDS))]
+    shown = _last_round(r)
+    _LAST_ROUNDS[id(r)] = (r, shown)
     return shown
 
 
@@ -179,14 +187,31 @@ def _card_result(c: CardResult) -> dict:
     return shown
 
 
+_SEATS: dict[tuple[int, bool], tuple] = {}
+"""Recent seat entries, by the identity of the coins in hand they show and whether the viewer
+is the seat's own, with everything else they show (all kept alive here, so the ids are not
+reused). A move replaces the lists it changes and shares the others with the state before,
+so from one move to the next most seats show the very same objects, and views share the
+entry (views are read, never changed): a patch passes over it. Sized for every game a busy
+server has in play at once."""
+_SEATS_KEPT = 4096
+
+
 def _seat(f: dict, p: int, viewer: int | None) -> dict:
     """Seat ``p`` as ``viewer`` sees it, from the fields of the state."""
-    grid, placed, terrain = _area(tuple(f["areas"][p]))
-    mine = p == viewer
+    area = f["areas"][p]
     coins = f["coins"][p]
     table = f["table_coins"][p]
     hidden = f["hidden_table"][p]
-    return {
+    mine = p == viewer
+    hit = _SEATS.get((id(coins), mine))
+    if (
+        hit is not None and hit[0] is coins and hit[1] is area and hit[2] is table
+        and hit[3] == hidden and hit[4] == p
+    ):
+        return hit[5]
+    grid, placed, terrain = _area(tuple(area))
+    entry = {
         "seat": p,
         "name": SEAT_NAMES[p],
         "area": grid,
@@ -199,3 +224,7 @@ def _seat(f: dict, p: int, viewer: int | None) -> dict:
         "table_coin_down": hidden is not None,
         "table_coin": hidden if mine else None,
     }
+    if len(_SEATS) >= _SEATS_KEPT:
+        del _SEATS[next(iter(_SEATS))]
+    _SEATS[(id(coins), mine)] = (coins, area, table, hidden, p, entry)
+    return entry
