@@ -9,6 +9,7 @@ from engine.camping_life import GAME
 from engine.camping_life.moves import BidCard, BidTable
 from engine.camping_life.state import CampingLifeState
 from engine.core import full_view, play
+from tests.engine.in_turn import moves_in_turn
 
 from .conftest import arrange
 
@@ -149,29 +150,17 @@ def test_views_share_what_did_not_change_with_many_games_in_play():
     """A seat whose area, coins and table coins are as they were, and a round summary shown
     again, are the very objects of the view before, however many other games moved in between
     (as on a busy server): a patch passes over them without comparing them."""
-    games = []
-    for seed in range(300):
-        s = GAME.setup(2, GAME.options({}), seed)
-        games.append([s, random.Random(seed), full_view(GAME, s, 1)])
     seats = summaries = 0
-    for _ in range(30):
-        for game in games:
-            s, rng, before = game
-            if GAME.outcome(s) is not None:
-                continue
-            seat = GAME.to_act(s)[0]
-            t = play(GAME, s, seat, rng.choice(GAME.legal_moves(s, seat)))
-            after = full_view(GAME, t, 1)
-            for p in range(2):
-                if (
-                    t.areas[p] is s.areas[p] and t.coins[p] is s.coins[p]
-                    and t.table_coins[p] is s.table_coins[p]
-                    and t.hidden_table[p] == s.hidden_table[p]
-                ):
-                    assert after["seats"][p] is before["seats"][p]
-                    seats += 1
-            if t.last_round is not None and t.last_round is s.last_round:
-                assert after["last_round"] is before["last_round"]
-                summaries += 1
-            game[0], game[2] = t, after
+    for s, before, t, after in moves_in_turn(GAME, games=300, rounds=30, viewer=1):
+        for p in range(2):
+            if (
+                t.areas[p] is s.areas[p] and t.coins[p] is s.coins[p]
+                and t.table_coins[p] is s.table_coins[p]
+                and t.hidden_table[p] == s.hidden_table[p]
+            ):
+                assert after["seats"][p] is before["seats"][p]
+                seats += 1
+        if t.last_round is not None and t.last_round is s.last_round:
+            assert after["last_round"] is before["last_round"]
+            summaries += 1
     assert seats > 1000 and summaries > 1000

@@ -8,6 +8,7 @@ from engine.core import full_view, play
 from engine.hike import GAME
 from engine.hike.cards import SPACES
 from engine.playout import play_out
+from tests.engine.in_turn import moves_in_turn
 
 GAMES = 200
 
@@ -140,27 +141,15 @@ def test_views_share_the_entry_of_a_seat_nothing_changed_for_with_many_games_in_
     """A seat whose backpack, scoring pile, dealt hand, debt and hiking are as they were shows
     the very entry of the view before, however many other games moved in between (as on a busy
     server): a patch passes over it without comparing it."""
-    games = []
-    for seed in range(300):
-        s = GAME.setup(2, GAME.options({}), seed)
-        games.append([s, random.Random(seed), full_view(GAME, s, 0)])
     checked = 0
-    for _ in range(30):
-        for game in games:
-            s, rng, before = game
-            if GAME.outcome(s) is not None:
-                continue
-            seat = GAME.to_act(s)[0]
-            t = play(GAME, s, seat, rng.choice(GAME.legal_moves(s, seat)))
-            after = full_view(GAME, t, 0)
-            for p in range(2):
-                if (
-                    t.backpacks[p] is s.backpacks[p] and t.scoring[p] is s.scoring[p]
-                    and t.debts[p] is s.debts[p] and before["seats"][p]["hiking"]
-                    == after["seats"][p]["hiking"]
-                    and (t.dealt[p] if t.dealt else ()) is (s.dealt[p] if s.dealt else ())
-                ):
-                    assert after["seats"][p] is before["seats"][p]
-                    checked += 1
-            game[0], game[2] = t, after
+    for s, before, t, after in moves_in_turn(GAME, games=300, rounds=30, viewer=0):
+        for p in range(2):
+            if (
+                t.backpacks[p] is s.backpacks[p] and t.scoring[p] is s.scoring[p]
+                and t.debts[p] is s.debts[p]
+                and before["seats"][p]["hiking"] == after["seats"][p]["hiking"]
+                and (t.dealt[p] if t.dealt else ()) is (s.dealt[p] if s.dealt else ())
+            ):
+                assert after["seats"][p] is before["seats"][p]
+                checked += 1
     assert checked > 1000
