@@ -142,7 +142,10 @@ def click_a_move(page: Page, rng: random.Random) -> bool:
     drawing): False when there was nothing to do."""
     back = page.get_by_test_id("back")
     if back.count() and back.is_visible():
-        back.click()
+        try:
+            back.click(timeout=2000)
+        except PlaywrightTimeout:
+            return False  # redrawn under the click (the seat may be back already); look again
         return True
     moves = page.locator(LIVE_MOVES)
     labels = moves.evaluate_all("els => els.map(e => e.title || e.textContent)")
