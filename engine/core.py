@@ -293,6 +293,15 @@ def full_view(game: Game[S, M], state: S, seat: int | None, legal: list | None =
 _LOG = {"log"}
 
 
+def keep(cache: dict, key: Any, value: Any, kept: int) -> None:
+    """``cache[key] = value``, the oldest entry dropped once ``cache`` holds ``kept``: the
+    identity caches that let views share what did not change, sized for every game a busy
+    server has in play at once."""
+    if len(cache) >= kept and key not in cache:
+        del cache[next(iter(cache))]
+    cache[key] = value
+
+
 class _LogPrefixes:
     """A form of recent logs (as views show them, or as stored), by the id of their last
     entry (kept alive here, so the id is not reused): a state's log is the log of the state
@@ -325,9 +334,7 @@ class _LogPrefixes:
         if form is None:
             form = self._join(None, [self._entry(e) for e in log])
         if n:
-            self._forms[id(log[-1])] = (log[-1], n, form)
-            if len(self._forms) > self.KEPT:
-                del self._forms[next(iter(self._forms))]
+            keep(self._forms, id(log[-1]), (log[-1], n, form), self.KEPT)
         return form
 
 
@@ -367,9 +374,7 @@ def move_json(move: BaseModel) -> dict:
         return hit[1]
     data = move.model_dump(mode="json")
     if move.model_config.get("frozen"):
-        _MOVE_JSON[id(move)] = (move, data)
-        if len(_MOVE_JSON) > _MOVE_JSON_KEPT:
-            del _MOVE_JSON[next(iter(_MOVE_JSON))]
+        keep(_MOVE_JSON, id(move), (move, data), _MOVE_JSON_KEPT)
     return data
 
 

@@ -52,6 +52,7 @@ from engine.camping_life.cards import CARDS
 from engine.camping_life.scoring import COLS, ROWS, id_terrain_points
 from engine.camping_life.state import (SEAT_NAMES, Bid, CampingLifeState, CardResult,
                                        RoundSummary)
+from engine.core import keep
 
 
 CARD_JSON = [c.to_json() for c in CARDS]  # shared by every view: never mutate a view
@@ -149,10 +150,8 @@ def _last_round_shared(r: RoundSummary | None) -> dict | None:
     hit = _LAST_ROUNDS.get(id(r))
     if hit is not None and hit[0] is r:
         return hit[1]
-    if len(_LAST_ROUNDS) >= _LAST_ROUNDS_KEPT:
-        del _LAST_ROUNDS[next(iter(_LAST_ROUNDS))]
     shown = _last_round(r)
-    _LAST_ROUNDS[id(r)] = (r, shown)
+    keep(_LAST_ROUNDS, id(r), (r, shown), _LAST_ROUNDS_KEPT)
     return shown
 
 
@@ -224,7 +223,5 @@ def _seat(f: dict, p: int, viewer: int | None) -> dict:
         "table_coin_down": hidden is not None,
         "table_coin": hidden if mine else None,
     }
-    if len(_SEATS) >= _SEATS_KEPT:
-        del _SEATS[next(iter(_SEATS))]
-    _SEATS[(id(coins), mine)] = (coins, area, table, hidden, p, entry)
+    keep(_SEATS, (id(coins), mine), (coins, area, table, hidden, p, entry), _SEATS_KEPT)
     return entry

@@ -46,6 +46,7 @@ The view (merged by ``engine.core.full_view`` with ``you``, ``to_act``, ``legal_
 
 from __future__ import annotations
 
+from engine.core import keep
 from engine.hike.cards import CARD_JSON, MILES, SPACES
 from engine.hike.state import HikeState
 
@@ -75,8 +76,6 @@ def _seat(p: int, bp: dict, dealt: list[int], scored: list[int], debt, hiking: b
         and hit[3] is debt and hit[4] == p and hit[5] is hiking
     ):
         return hit[6]
-    if len(_SEATS) >= _SEATS_KEPT:
-        del _SEATS[next(iter(_SEATS))]
     backpack, backpack_miles = _part(bp, _backpack)
     shown, score = _part(scored, _cards)
     entry = {
@@ -92,16 +91,15 @@ def _seat(p: int, bp: dict, dealt: list[int], scored: list[int], debt, hiking: b
         },
         "hiking": hiking,
     }
-    _SEATS[id(bp)] = (bp, dealt, scored, debt, p, hiking, entry)
+    keep(_SEATS, id(bp), (bp, dealt, scored, debt, p, hiking, entry), _SEATS_KEPT)
     return entry
 
 
 def _part(cards, build) -> tuple:
     hit = _PARTS.get(id(cards))
     if hit is None or hit[0] is not cards:
-        if len(_PARTS) >= _PARTS_KEPT:
-            del _PARTS[next(iter(_PARTS))]
-        hit = _PARTS[id(cards)] = (cards, *build(cards))
+        hit = (cards, *build(cards))
+        keep(_PARTS, id(cards), hit, _PARTS_KEPT)
     return hit[1], hit[2]
 
 
