@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from functools import lru_cache
 from itertools import compress, count
-from operator import is_not
+from operator import is_, is_not
 from typing import Any
 
 import orjson
@@ -27,7 +28,9 @@ def make_patch(old: Any, new: Any) -> list[dict[str, Any]]:
     return ops
 
 
+@lru_cache(maxsize=1024, typed=True)
 def _pointer(key: str | int) -> str:
+    """A key's step in a JSON Pointer (views use few keys, over and over)."""
     return "/" + str(key).replace("~", "~0").replace("/", "~1")
 
 
@@ -39,10 +42,18 @@ def _same(a: Any, b: Any) -> bool:
     kind = type(a)
     if kind is not type(b):
         return False
-    if kind is dict or kind is list:
-        # ``==`` runs in C and settles most differences; equal containers are the same JSON
-        # when their encodings are (a key order that differs only costs a larger patch).
-        return a == b and _encoded(a) == _encoded(b)
+    if kind is list:
+        # ``==`` runs in C and settles most differences. Equal lists whose members are the very
+        # same objects (small ints, shared strings and cards) are the same JSON; other equal
+        # lists are when their encodings are.
+        return a == b and (all(map(is_, a, b)) or _encoded(a) == _encoded(b))
+    if kind is dict:
+        # The same for dicts, keys compared in order (a key order that differs only costs a
+        # larger patch).
+        return a == b and (
+            (all(map(is_, a, b)) and all(map(is_, a.values(), b.values())))
+            or _encoded(a) == _encoded(b)
+        )
     return a == b
 
 
@@ -63,10 +74,16 @@ def _diff(old: Any, new: Any, path: str, ops: list[dict[str, Any]]) -> None:
                 ops.append({"op": "add", "path": path + _pointer(key), "value": value})
                 continue
             before = old[key]
+            if before is value:
+                continue
+            kind = type(value)
+            if kind is not type(before) or kind in _SCALARS:
+                # Settled here, without a call: a scalar, or a member that changed its kind.
+                if kind is not type(before) or before != value:
+                    ops.append({"op": "replace", "path": path + _pointer(key), "value": value})
+                continue
             # Most of a view is as it was: settled here without building the member's path.
-            if before is value or (type(before) is type(value) and before == value and (
-                type(value) in _SCALARS or (len(value) <= _SMALL and _same(before, value))
-            )):
+            if before == value and len(value) <= _SMALL and _same(before, value):
                 continue
             _diff(before, value, path + _pointer(key), ops)
     elif isinstance(old, list) and isinstance(new, list):

@@ -357,8 +357,8 @@ log_json = _LogPrefixes(lambda e: e.stored, _extend_text)
 
 
 def log_view(log: list[Event]) -> list[dict]:
-    """The log as views show it (a new list; its entries are shared)."""
-    return list(_log_views(log))
+    """The log as views show it, shared by every view of the same log: read, never change it."""
+    return _log_views(log)
 
 
 _MOVE_JSON: dict[int, tuple[BaseModel, dict]] = {}
