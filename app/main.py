@@ -20,6 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app import guard, pages
 from app.api.routes import admin, games, health, lobbies, players
+from app.collector import collecting
 from app.config import Settings
 from app.context import Context
 from app.services.errors import Problem
@@ -34,16 +35,11 @@ class EscapedJSONResponse(JSONResponse):
         return json.dumps(content, separators=(",", ":")).encode()
 
 
-GC_THRESHOLD = 50_000
-
-
 @functools.cache
-def _tune_collector() -> None:
+def _freeze_startup() -> None:
     """Once per process: what exists when the first app starts (modules, card tables) lives
-    as long as the process, so full collections need not walk it again; and young
-    collections come less often, since each move makes and drops thousands of small dicts."""
+    as long as the process, so no collection need walk it again."""
     gc.freeze()
-    gc.set_threshold(GC_THRESHOLD, 50, 50)
 
 
 PAGES = ["/", "/lobbies/{lobby_id}", "/join/{invite_code}", "/games/{game_id}"]
@@ -57,9 +53,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ctx = Context(settings)
         app.state.ctx = ctx
         await ctx.start()
-        _tune_collector()
+        _freeze_startup()
         try:
-            yield
+            async with collecting():
+                yield
         finally:
             await ctx.close()
 
