@@ -591,7 +591,7 @@ def main() -> int:
                 return [pid for process, _ in up for pid in tree(process.pid)]
 
             # The client shares the machine's cores with the server: uvloop and orjson as the
-            # server uses them, and young collections as seldom as there.
+            # server uses them, and young collections seldom (none while measuring: ``load``).
             gc.set_threshold(50_000, 50, 50)
             result = uvloop.run(load(args, [base for _, base in up], pids_of))
         baselines = {}
