@@ -17,7 +17,7 @@ from engine.camping_life.moves import BidCard, BidTable, Move, Pick, Place
 from engine.camping_life.scoring import CELLS, COLS, ROWS, area_of, breakdown
 from engine.camping_life.state import (COINS, SEAT_NAMES, Bid, CampingLifeState, CardResult,
                                        Placement, RoundSummary)
-from engine.core import IllegalMove, Outcome, Rng, copy_model, move_json, unchecked
+from engine.core import IllegalMove, Outcome, Rng, copy_model, keep, move_json, unchecked
 
 ROW_SIZE = 4
 NEXT_ROUND_SIZE = 2
@@ -461,9 +461,7 @@ def labelled(s: CampingLifeState, seat: int, legal: list[Move]) -> list[dict]:
                 entries = _SHOWN_AT.get((among, card, at))
                 if entries is not None:
                     shown.update(entries)
-            if len(_SHOWN_AMONG) >= _SHOWN_AMONG_KEPT:
-                _SHOWN_AMONG.clear()
-            _SHOWN_AMONG[key] = shown
+            keep(_SHOWN_AMONG, key, shown, _SHOWN_AMONG_KEPT)
     else:
         key, shown = None, _SHOWN
     try:
@@ -475,8 +473,9 @@ def labelled(s: CampingLifeState, seat: int, legal: list[Move]) -> list[dict]:
 
 
 _SHOWN_AMONG: dict[tuple, dict[int, dict]] = {}
-"""``_SHOWN_AT`` gathered for recent rows and next-round cards, by the cards in order."""
-_SHOWN_AMONG_KEPT = 256
+"""``_SHOWN_AT`` gathered for recent rows and next-round cards, by the cards in order. Sized
+for every game a busy server has in play at once."""
+_SHOWN_AMONG_KEPT = 2048
 
 
 def _entry(s: CampingLifeState, seat: int, m: Move) -> dict:

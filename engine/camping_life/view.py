@@ -50,8 +50,7 @@ from functools import lru_cache
 
 from engine.camping_life.cards import CARDS
 from engine.camping_life.scoring import COLS, ROWS, id_terrain_points
-from engine.camping_life.state import (SEAT_NAMES, Bid, CampingLifeState, CardResult,
-                                       RoundSummary)
+from engine.camping_life.state import SEAT_NAMES, CampingLifeState, CardResult, RoundSummary
 from engine.core import keep
 
 
@@ -85,11 +84,12 @@ def view(s: CampingLifeState, seat: int | None) -> dict:
     card = CARD_JSON.__getitem__
     bids: dict[int, list[dict]] = {}
     for b in f["card_bids"]:
-        forms = _BIDS.get(id(b))
-        if forms is None or forms[0] is not b:
-            forms = _bid_forms(b)
-        _, on, by, mine, theirs = forms
-        bid = mine if by == seat else theirs
+        d = b.__dict__
+        by, on, coin = d["seat"], d["card"], d["coin"]
+        forms = _BIDS.get((by, on, coin))
+        if forms is None:
+            forms = _BIDS[by, on, coin] = ({"seat": by, "coin": coin}, {"seat": by, "coin": None})
+        bid = forms[0] if by == seat else forms[1]
         if on in bids:
             bids[on].append(bid)
         else:
@@ -121,19 +121,10 @@ def view(s: CampingLifeState, seat: int | None) -> dict:
     }
 
 
-_BIDS: dict[int, tuple[Bid, int, int, dict, dict]] = {}
-"""The view forms of recent bids, by id (each bid kept alive here, so the id is not reused),
-with the card and seat of the bid, its form to its owner and to the others: a bid is shown
-by every view until the turn-over."""
-_BIDS_KEPT = 1024
-
-
-def _bid_forms(b: Bid) -> tuple[Bid, int, int, dict, dict]:
-    if len(_BIDS) >= _BIDS_KEPT:
-        _BIDS.clear()
-    forms = _BIDS[id(b)] = (b, b.card, b.seat, {"seat": b.seat, "coin": b.coin},
-                            {"seat": b.seat, "coin": None})
-    return forms
+_BIDS: dict[tuple[int, int, int], tuple[dict, dict]] = {}
+"""The view forms of a bid (seat, card, coin), to its owner and to the others: a bid is shown
+by every view until the turn-over, and the very same form lets a patch pass over it. A bid is
+a seat, a card and a coin, so there are a few hundred of them, each form made once."""
 
 
 _LAST_ROUNDS: dict[int, tuple[RoundSummary, dict | None]] = {}
@@ -169,8 +160,9 @@ def _last_round(r: RoundSummary | None) -> dict | None:
 
 _CARD_RESULTS: dict[int, tuple[CardResult, dict]] = {}
 """The view form of recent card results, by id (each kept alive here, so the id is not
-reused): placing a won card replaces its result in the summary and keeps the others."""
-_CARD_RESULTS_KEPT = 64
+reused): placing a won card replaces its result in the summary and keeps the others. Sized
+for every game a busy server has in play at once."""
+_CARD_RESULTS_KEPT = 4096
 
 
 def _card_result(c: CardResult) -> dict:
@@ -180,9 +172,7 @@ def _card_result(c: CardResult) -> dict:
     shown = {"card": _card(c.card),
              "bids": [{"seat": p, "coins": list(coins)} for p, coins in enumerate(c.coins) if coins],
              "winner": c.winner, "placed": c.placed}
-    if len(_CARD_RESULTS) >= _CARD_RESULTS_KEPT:
-        _CARD_RESULTS.clear()
-    _CARD_RESULTS[id(c)] = (c, shown)
+    keep(_CARD_RESULTS, id(c), (c, shown), _CARD_RESULTS_KEPT)
     return shown
 
 

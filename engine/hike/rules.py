@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.core import IllegalMove, Outcome, Rng, copy_model, move_json, unchecked
+from engine.core import IllegalMove, Outcome, Rng, copy_model, keep, move_json, unchecked
 from engine.hike import backpack as bpk
 from engine.hike.cards import (
     BEAR,
@@ -778,9 +778,7 @@ def labelled(s: HikeState, seat: int, legal: list) -> list[dict]:
                 entry = hit[1]
             else:
                 entry = {"move": move_json(move), "label": label}
-                if len(_ENTRIES) >= _ENTRIES_KEPT:
-                    _ENTRIES.clear()
-                _ENTRIES[id(move), label] = (move, entry)
+                keep(_ENTRIES, (id(move), label), (move, entry), _ENTRIES_KEPT)
         shown.append(entry)
     return shown
 
@@ -796,7 +794,7 @@ _FIXED_ENTRIES = {
 moves live as long as the module, so their ids are not reused)."""
 _ENTRIES: dict[tuple[int, str], tuple] = {}
 """The others' (packing, discards, dropping out with nothing chosen), by the move's id and
-label, the move kept alive here so that its id is not reused."""
+label, the move kept alive here so that its id is not reused; the oldest dropped first."""
 _ENTRIES_KEPT = 4096
 
 

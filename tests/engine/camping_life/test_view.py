@@ -147,11 +147,22 @@ def test_turned_over_coins_become_public():
 
 
 def test_views_share_what_did_not_change_with_many_games_in_play():
-    """A seat whose area, coins and table coins are as they were, and a round summary shown
-    again, are the very objects of the view before, however many other games moved in between
-    (as on a busy server): a patch passes over them without comparing them."""
-    seats = summaries = 0
+    """A seat whose area, coins and table coins are as they were, a round summary shown again,
+    the results of a summary's cards and the bids still on the row are the very objects of the
+    view before, however many other games moved in between (as on a busy server): a patch
+    passes over them without comparing them."""
+    seats = summaries = results = bids = 0
     for s, before, t, after in moves_in_turn(GAME, games=300, rounds=30, viewer=1):
+        if t.last_round is not None and s.last_round is not None:
+            for i, (was, now) in enumerate(zip(s.last_round.cards, t.last_round.cards)):
+                if now is was:
+                    assert after["last_round"]["cards"][i] is before["last_round"]["cards"][i]
+                    results += 1
+        kept = sum(1 for b in t.card_bids if any(b is a for a in s.card_bids))
+        shown_before = {id(bid) for entry in before["row"] for bid in entry["bids"]}
+        shown_again = sum(id(bid) in shown_before for entry in after["row"] for bid in entry["bids"])
+        assert shown_again >= kept
+        bids += kept
         for p in range(2):
             if (
                 t.areas[p] is s.areas[p] and t.coins[p] is s.coins[p]
@@ -163,4 +174,4 @@ def test_views_share_what_did_not_change_with_many_games_in_play():
         if t.last_round is not None and t.last_round is s.last_round:
             assert after["last_round"] is before["last_round"]
             summaries += 1
-    assert seats > 1000 and summaries > 1000
+    assert seats > 1000 and summaries > 1000 and results > 1000 and bids > 1000

@@ -153,3 +153,16 @@ def test_views_share_the_entry_of_a_seat_nothing_changed_for_with_many_games_in_
                 assert after["seats"][p] is before["seats"][p]
                 checked += 1
     assert checked > 1000
+
+
+def test_a_legal_move_shown_again_is_the_very_entry_of_the_view_before_with_many_games_in_play():
+    """The same move with the same label is the same entry of ``legal_moves`` from one view to
+    the next, however many other games moved in between: a patch passes over it."""
+    checked = 0
+    for _, before, _, after in moves_in_turn(GAME, games=300, rounds=30, viewer=0):
+        for entry in after["legal_moves"]:
+            again = [e for e in before["legal_moves"] if e == entry]
+            if again:
+                assert entry is again[0]
+                checked += 1
+    assert checked > 1000
