@@ -20,7 +20,9 @@ bearer = HTTPBearer(auto_error=False, description="a player's token, or ADMIN_TO
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
-def get_context(request: Request) -> Context:
+# Dependencies are coroutines: FastAPI runs a plain function in its thread pool, a hand-off
+# to a thread and back on every request.
+async def get_context(request: Request) -> Context:
     return request.app.state.ctx
 
 
@@ -66,7 +68,7 @@ async def get_current_player(player: OptionalPlayer) -> Player:
 CurrentPlayer = Annotated[Player, Depends(get_current_player)]
 
 
-def require_admin(ctx: ContextDep, credentials: Credentials) -> None:
+async def require_admin(ctx: ContextDep, credentials: Credentials) -> None:
     expected = ctx.settings.ADMIN_TOKEN
     if not expected:
         raise HTTPException(status.HTTP_404_NOT_FOUND, "The admin API is off (no ADMIN_TOKEN).")
