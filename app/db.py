@@ -78,8 +78,8 @@ class Database:
         self._write_lock = asyncio.Lock() if url.startswith("sqlite") else None
         self.postgres = url.startswith("postgresql")
         self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
-        # PostgreSQL reads run each statement on its own: a session that only reads then sends
-        # no BEGIN and no ROLLBACK, two round trips of three. Under READ COMMITTED each
+        # PostgreSQL reads run each statement on its own: a session that only reads sends no
+        # BEGIN before its statements and no ROLLBACK after them. Under READ COMMITTED each
         # statement saw its own snapshot already, so no read sees anything different.
         self._reads = (
             async_sessionmaker(self._autocommit, expire_on_commit=False)
