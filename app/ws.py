@@ -31,9 +31,7 @@ def _ctx(ws: WebSocket) -> Context:
 
 
 async def _player_id(ctx: Context, ws: WebSocket) -> str | None:
-    token = guard.socket_token(ws)
-    async with ctx.db.session() as session:
-        player = await players.by_token(session, token)
+    player = await players.by_token(ctx.db, guard.socket_token(ws))
     return player.id if player else None
 
 

@@ -44,12 +44,9 @@ async def get_optional_player(
     request: Request, ctx: ContextDep, credentials: Credentials
 ) -> Player | None:
     token = credentials.credentials if credentials else request.cookies.get(players.COOKIE)
-    if not token:
-        return None
-    # A session of its own, closed before the route runs: the route may need the pool's
-    # connection for its own work.
-    async with ctx.db.session() as session:
-        return await players.by_token(session, token)
+    # A connection of its own, handed back before the route runs: the route may need the
+    # pool's connection for its own work.
+    return await players.by_token(ctx.db, token)
 
 
 OptionalPlayer = Annotated[Player | None, Depends(get_optional_player)]
