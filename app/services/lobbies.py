@@ -47,6 +47,13 @@ class LobbySeats:
         mine = [s for s in free if s.reserved_for == player_id]
         return mine + [s for s in free if s.reserved_for is None or not reserved(s)]
 
+    def seated_again(self, actor: Player) -> None:
+        """Pair each seat with its player after a change made in this transaction (``actor``,
+        who made it, may have just sat down or got up), so the lobby renders as committed
+        without reading it back."""
+        people = {p.id: p for _, p in self.seats if p is not None} | {actor.id: actor}
+        self.seats = [(s, people.get(s.player_id)) for s, _ in self.seats]
+
     def out(self, viewer_id: str | None, base_url: str) -> LobbyOut:
         lobby = self.lobby
         you = self.seat_of(viewer_id)
@@ -147,7 +154,7 @@ def touched(lobby: Lobby, idle: float) -> None:
 
 async def create(
     session: AsyncSession, host: Player, data: LobbyCreate, max_open: int, idle: float
-) -> str:
+) -> LobbySeats:
     """A new lobby hosted by ``host``, who may host at most ``max_open`` open ones at once."""
     hosted = await session.scalar(
         select(func.count()).where(Lobby.host_id == host.id, Lobby.status == "open")
@@ -183,10 +190,13 @@ async def create(
     touched(lobby, idle)
     session.add(lobby)
     await session.flush()
-    session.add_all(
-        Seat(lobby_id=lobby.id, seat=i, player_id=host.id if i == 0 else None) for i in range(seats)
-    )
-    return lobby.id
+    rows = [
+        Seat(lobby_id=lobby.id, seat=i, player_id=host.id if i == 0 else None,
+             bot_level=None, reserved_for=None, reserved_until=None)
+        for i in range(seats)
+    ]
+    session.add_all(rows)
+    return LobbySeats(lobby, [(row, host if i == 0 else None) for i, row in enumerate(rows)])
 
 
 def _must_be_open(ls: LobbySeats) -> None:

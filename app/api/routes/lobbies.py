@@ -60,7 +60,7 @@ async def _change(
     action: Callable[[LobbySeats], bool | None],
 ) -> LobbyOut:
     """One change to a lobby, in one transaction; its watchers hear of it unless it was a no-op
-    (``action`` returns False)."""
+    (``action`` returns False). The caller gets the lobby as this transaction left it."""
     async with ctx.db.writing() as session:
         ls = await lobbies.load(session, lobby_id, for_update=True)
         changed = action(ls)
@@ -68,7 +68,8 @@ async def _change(
             lobbies.touched(ls.lobby, ctx.settings.LOBBY_IDLE)
     if changed is not False:
         await ctx.lobby_changed(lobby_id)
-    return await _out(ctx, request, lobby_id, player)
+    ls.seated_again(player)
+    return ls.out(player.id, _base(ctx, request))
 
 
 @router.post(
@@ -85,10 +86,10 @@ async def create_lobby(
     data: LobbyCreate, ctx: ContextDep, player: CurrentPlayer, request: Request
 ) -> LobbyOut:
     async with ctx.db.writing() as session:
-        lobby_id = await lobbies.create(
+        ls = await lobbies.create(
             session, player, data, ctx.settings.MAX_OPEN_LOBBIES, ctx.settings.LOBBY_IDLE
         )
-    return await _out(ctx, request, lobby_id, player)
+    return ls.out(player.id, _base(ctx, request))
 
 
 @router.get(
