@@ -36,8 +36,7 @@ YEAR = 365 * 24 * 3600
 async def create_player(
     data: PlayerCreate, ctx: ContextDep, request: Request, response: Response
 ) -> PlayerCreated:
-    async with ctx.db.writing() as session:
-        player, token = players.create(session, data.name)
+    player, token = await players.create(ctx.db, data.name)
     # Secure whenever the site is served over HTTPS, directly or behind the proxy.
     secure = guard.served_over_https(ctx.settings, request)
     response.set_cookie(
