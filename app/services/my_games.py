@@ -29,7 +29,7 @@ class MyGame:
 
 
 def _your_turn(row: Game, seat: int) -> bool:
-    if row.status != "active" or stand_ins(row).get(seat) == CONCEDED:
+    if row.status != "active" or stand_ins(row.stand_ins).get(seat) == CONCEDED:
         return False
     game = get_game(row.kind)
     return seat in game.to_act(game.load(row.state))
