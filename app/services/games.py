@@ -190,16 +190,6 @@ async def seat_bots(db_or_session: Any, game_id: str) -> dict[int, str | None]:
     return {seat: bot for seat, bot in rows.all()}
 
 
-async def table_seats(session: AsyncSession, lobby_id: str) -> list[TableSeat]:
-    rows = await session.execute(
-        select(Seat.seat, Seat.player_id, Seat.bot_level, Player.name)
-        .outerjoin(Player, Seat.player_id == Player.id)
-        .where(Seat.lobby_id == lobby_id)
-        .order_by(Seat.seat)
-    )
-    return _table(rows.all())
-
-
 def _table(found: list[Any]) -> list[TableSeat]:
     """Seats as (seat, player id, bot level, player's name), in order, as the table shows them."""
     shown = names.distinct([name or bot_name(bot or "") for _, _, bot, name in found])
@@ -211,21 +201,26 @@ def _table(found: list[Any]) -> list[TableSeat]:
 
 SeatsCache = dict[str, tuple[int, list[TableSeat]]]
 
-_SNAPSHOT_COLUMNS = (
+_SNAPSHOT = select(
     Game.kind, Game.version, Game.status, Game.seed, Game.seed_commitment, Game.state,
     Game.stand_ins, Game.outcome, Game.rematch_lobby_id, Game.updated_at, Game.turn_seconds,
     Game.clock, Game.seats_version,
-)
-_PG = postgresql_asyncpg.dialect()
-_SNAPSHOT_SQL = select(*_SNAPSHOT_COLUMNS).where(Game.id == bindparam("id")).compile(dialect=_PG).string
-_TABLE_SQL = (
+).where(Game.id == bindparam("game_id"))
+_TABLE = (
     select(Seat.seat, Seat.player_id, Seat.bot_level, Player.name)
     .join(Lobby, Lobby.id == Seat.lobby_id)
     .outerjoin(Player, Seat.player_id == Player.id)
     .where(Lobby.game_id == bindparam("game_id"))
     .order_by(Seat.seat)
-    .compile(dialect=_PG).string
 )
+_PG = postgresql_asyncpg.dialect()
+_SNAPSHOT_SQL = _SNAPSHOT.compile(dialect=_PG).string
+_TABLE_SQL = _TABLE.compile(dialect=_PG).string
+
+
+async def table_seats(session: AsyncSession, game_id: str) -> list[TableSeat]:
+    """The game's seats as its table shows them."""
+    return _table((await session.execute(_TABLE, {"game_id": game_id})).all())
 
 
 async def load_snapshot(
@@ -236,31 +231,29 @@ async def load_snapshot(
 
     On PostgreSQL asyncpg runs the statements itself, on the session's connection: every
     socket's first state and every reload reads a game, and SQLAlchemy's execution path
-    around a statement cost more than the statement."""
+    around a statement cost more than the statement. (JSON columns arrive decoded either way:
+    the engine gave the connection its JSON codec.)"""
     if not storable(game_id):
         raise Problem(404, "No such game.")
-    cached = seats_cache.get(game_id) if seats_cache is not None else None
+    conn = None
     if session.bind.dialect.name == "postgresql":
         conn = (await (await session.connection()).get_raw_connection()).driver_connection
-        # JSON columns arrive decoded: the engine gave the connection its JSON codec.
         found = await conn.fetchrow(_SNAPSHOT_SQL, game_id)
-        row = None if found is None else dict(found.items())
-        if row is not None and (cached is None or cached[0] != row["seats_version"]):
-            seats = _table(await conn.fetch(_TABLE_SQL, game_id))
-            cached = None
     else:
-        stored = await session.get(Game, game_id, populate_existing=True)
-        row = None if stored is None else {c.key: getattr(stored, c.key) for c in _SNAPSHOT_COLUMNS}
-        if row is not None and (cached is None or cached[0] != row["seats_version"]):
-            lobby_id = await session.scalar(select(Lobby.id).where(Lobby.game_id == game_id))
-            seats = await table_seats(session, lobby_id) if lobby_id else []
-            cached = None
-    if row is None:
+        found = (await session.execute(_SNAPSHOT, {"game_id": game_id})).mappings().first()
+    if found is None:
         raise Problem(404, "No such game.")
-    if cached is not None:
+    row = dict(found.items())
+    cached = seats_cache.get(game_id) if seats_cache is not None else None
+    if cached is not None and cached[0] == row["seats_version"]:
         seats = cached[1]
-    elif seats_cache is not None:
-        seats_cache[game_id] = (row["seats_version"], seats)
+    else:
+        if conn is not None:
+            seats = _table(await conn.fetch(_TABLE_SQL, game_id))
+        else:
+            seats = await table_seats(session, game_id)
+        if seats_cache is not None:
+            seats_cache[game_id] = (row["seats_version"], seats)
     game = get_game(row["kind"])
     return Snapshot(
         id=game_id,

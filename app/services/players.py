@@ -35,9 +35,8 @@ async def create(db: Database, name: str) -> tuple[Player, str]:
     token = secrets.token_urlsafe(32)
     player = Player(id=new_id(), name=name, token_hash=token_hash(token), created_at=now())
     if db.postgres:
-        values = {column: getattr(player, column) for column in _INSERT.positiontup}
         async with db.driver() as conn:
-            await conn.execute(_INSERT.string, *values.values())
+            await conn.execute(_INSERT.string, *(getattr(player, c) for c in _INSERT.positiontup))
     else:
         async with db.writing() as session:
             session.add(player)

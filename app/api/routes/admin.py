@@ -6,7 +6,7 @@ from sqlalchemy import select
 
 from app.api.deps import AdminDep, ContextDep, SessionDep
 from app.db import storable
-from app.models import Game, Lobby, Move, now
+from app.models import Game, Move, now
 from app.schemas import (
     AdminAwaySeat,
     AdminClocks,
@@ -33,8 +33,7 @@ router = APIRouter(
 
 
 async def _players(session: SessionDep, game_id: str) -> list[TableSeat]:
-    lobby_id = await session.scalar(select(Lobby.id).where(Lobby.game_id == game_id))
-    seats = await table_seats(session, lobby_id) if lobby_id else []
+    seats = await table_seats(session, game_id)
     return [TableSeat(seat=s.seat, name=s.name, bot=s.bot) for s in seats]
 
 
