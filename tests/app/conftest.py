@@ -180,6 +180,10 @@ class LiveServer:
                 lifespan="on",
                 ws="websockets-sansio",
                 ws_per_message_deflate=False,
+                # A socket a test left open must not hold the server past ``stop``'s join: a
+                # server still running then logs into later tests (its bus reconnecting to a
+                # Redis that test stopped) and keeps the process from exiting.
+                timeout_graceful_shutdown=5,
                 **server_options(settings),
             )
         )
