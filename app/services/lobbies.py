@@ -6,7 +6,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import UTC, timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import names
@@ -89,29 +89,47 @@ class LobbySeats:
 async def load(session: AsyncSession, lobby_id: str, *, for_update: bool = False) -> LobbySeats:
     if not storable(lobby_id):
         raise Problem(404, "No such lobby.")
-    query = select(Lobby).where(Lobby.id == lobby_id)
-    if for_update:
-        query = query.with_for_update()
-    lobby = await session.scalar(query.execution_options(populate_existing=True))
-    if lobby is None:
-        raise Problem(404, "No such lobby.")
-    rows = await session.execute(
+    return await _load(session, Lobby.id == lobby_id, "No such lobby.", for_update)
+
+
+async def load_by_invite_code(
+    session: AsyncSession, code: str, *, for_update: bool = False
+) -> LobbySeats:
+    if not storable(code):
+        raise Problem(404, "No lobby has this invite code.")
+    return await _load(
+        session, Lobby.invite_code == code.strip(), "No lobby has this invite code.", for_update
+    )
+
+
+async def _load(
+    session: AsyncSession, which: ColumnElement[bool], missing: str, for_update: bool
+) -> LobbySeats:
+    """The lobby and its seats with their players. A read takes one statement. A change
+    locks the lobby's row first and reads the seats after: a statement that locked the
+    lobby while joining its seats would, once a concurrent change let go of the lock, still
+    show the seats as they were when it began."""
+    seats = (
         select(Seat, Player)
         .outerjoin(Player, Seat.player_id == Player.id)
-        .where(Seat.lobby_id == lobby_id)
         .order_by(Seat.seat)
         .execution_options(populate_existing=True)
     )
-    return LobbySeats(lobby, [(s, p) for s, p in rows.all()])
-
-
-async def by_invite_code(session: AsyncSession, code: str) -> str:
-    if not storable(code):
-        raise Problem(404, "No lobby has this invite code.")
-    lobby_id = await session.scalar(select(Lobby.id).where(Lobby.invite_code == code.strip()))
-    if lobby_id is None:
-        raise Problem(404, "No lobby has this invite code.")
-    return lobby_id
+    if for_update:
+        lobby = await session.scalar(
+            select(Lobby).where(which).with_for_update()
+            .execution_options(populate_existing=True)
+        )
+        if lobby is None:
+            raise Problem(404, missing)
+        rows = await session.execute(seats.where(Seat.lobby_id == lobby.id))
+        return LobbySeats(lobby, [(s, p) for s, p in rows.all()])
+    found = (await session.execute(
+        seats.add_columns(Lobby).join(Lobby, Lobby.id == Seat.lobby_id).where(which)
+    )).all()
+    if not found:
+        raise Problem(404, missing)
+    return LobbySeats(found[0][2], [(s, p) for s, p, _ in found])
 
 
 async def open_public(session: AsyncSession, per_host: int, limit: int = 50) -> list[LobbySeats]:

@@ -31,18 +31,22 @@ def live(database_url):
 def counted(monkeypatch):
     """Counts of views built (by seat) and of lobby loads, made by the server meanwhile."""
     counts: Counter = Counter()
-    view, load = Snapshot.view, lobbies.load
+    view = Snapshot.view
 
     def counting_view(self, seat):
         counts[("view", self.version, seat)] += 1
         return view(self, seat)
 
-    async def counting_load(*args, **kwargs):
-        counts["lobby load"] += 1
-        return await load(*args, **kwargs)
+    def counting(load):
+        async def counting_load(*args, **kwargs):
+            counts["lobby load"] += 1
+            return await load(*args, **kwargs)
+
+        return counting_load
 
     monkeypatch.setattr(Snapshot, "view", counting_view)
-    monkeypatch.setattr(lobbies, "load", counting_load)
+    for name in ("load", "load_by_invite_code"):
+        monkeypatch.setattr(lobbies, name, counting(getattr(lobbies, name)))
     return counts
 
 

@@ -1,6 +1,7 @@
 import threading
 
 import pytest
+from sqlalchemy import event
 
 UNRESERVED = {"reserved_for": None, "reserved_until": None}
 
@@ -215,6 +216,51 @@ def test_start_needs_every_seat_and_the_host(live):
         ("Ben", None),
         ("Random bot", "random"),
     ]
+
+
+def test_concurrent_joins_by_invite_code_take_different_seats(live):
+    ana = live.guest("Ana")
+    lobby = live.lobby(ana, seats=3)
+    guests = [live.guest(name) for name in ("Ben", "Cal", "Dee")]
+    barrier = threading.Barrier(len(guests))
+    results = {}
+
+    def join(guest):
+        barrier.wait()
+        results[guest.name] = guest.post(
+            "/api/lobbies/join", json={"invite_code": lobby["invite_code"]}
+        )
+
+    threads = [threading.Thread(target=join, args=(g,)) for g in guests]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(r.status_code for r in results.values()) == [200, 200, 409]
+    assert {r.json()["you"] for r in results.values() if r.status_code == 200} == {1, 2}
+
+
+def test_join_by_invite_code_finds_the_lobby_in_its_own_transaction(live):
+    """The lobby is looked up by its code and locked in one statement, in the transaction
+    that seats the player: no separate look-up before it."""
+    ana, ben = live.guest("Ana"), live.guest("Ben")
+    lobby = live.lobby(ana)
+    engine = live.app.state.ctx.db.engine.sync_engine
+    reads: list[str] = []
+
+    def seen(_conn, _cursor, statement, *_args):
+        if statement.lstrip().upper().startswith("SELECT") and "FROM lobbies" in statement:
+            reads.append(statement)
+
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        r = ben.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]})
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+    assert r.status_code == 200 and r.json()["you"] == 1
+    assert len(reads) == 1 and "invite_code" in reads[0]
+    if engine.dialect.name == "postgresql":
+        assert "FOR UPDATE" in reads[0]
 
 
 def test_concurrent_joins_take_different_seats(live):

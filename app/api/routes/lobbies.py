@@ -46,28 +46,32 @@ def _base(ctx: Context, request: Request) -> str:
     return ctx.base_url(request)
 
 
-async def _out(ctx: Context, request: Request, lobby_id: str, viewer: Player | None) -> LobbyOut:
-    async with ctx.db.session() as session:
-        ls = await lobbies.load(session, lobby_id)
+def _out(ctx: Context, request: Request, ls: LobbySeats, viewer: Player | None) -> LobbyOut:
     return ls.out(viewer.id if viewer else None, _base(ctx, request))
 
 
 async def _change(
     ctx: Context,
     request: Request,
-    lobby_id: str,
+    lobby_id: str | None,
     player: Player,
     action: Callable[[LobbySeats], bool | None],
+    *,
+    invite_code: str | None = None,
 ) -> LobbyOut:
-    """One change to a lobby, in one transaction; its watchers hear of it unless it was a no-op
-    (``action`` returns False). The caller gets the lobby as this transaction left it."""
+    """One change to a lobby (``lobby_id``, or else the lobby of ``invite_code``), in one
+    transaction; its watchers hear of it unless it was a no-op (``action`` returns False).
+    The caller gets the lobby as this transaction left it."""
     async with ctx.db.writing() as session:
-        ls = await lobbies.load(session, lobby_id, for_update=True)
+        if lobby_id is None:
+            ls = await lobbies.load_by_invite_code(session, invite_code or "", for_update=True)
+        else:
+            ls = await lobbies.load(session, lobby_id, for_update=True)
         changed = action(ls)
         if changed is not False:
             lobbies.touched(ls.lobby, ctx.settings.LOBBY_IDLE)
     if changed is not False:
-        await ctx.lobby_changed(lobby_id)
+        await ctx.lobby_changed(ls.lobby.id)
     ls.seated_again(player)
     return ls.out(player.id, _base(ctx, request))
 
@@ -118,10 +122,9 @@ async def list_lobbies(
 async def join_by_code(
     data: JoinByCode, ctx: ContextDep, player: CurrentPlayer, request: Request
 ) -> LobbyOut:
-    async with ctx.db.session() as session:
-        lobby_id = await lobbies.by_invite_code(session, data.invite_code)
     return await _change(
-        ctx, request, lobby_id, player, lambda ls: lobbies.join(ls, player, by_code=True)
+        ctx, request, None, player, lambda ls: lobbies.join(ls, player, by_code=True),
+        invite_code=data.invite_code,
     )
 
 
@@ -137,8 +140,8 @@ async def lobby_by_invite(
     invite_code: str, ctx: ContextDep, player: OptionalPlayer, request: Request
 ) -> LobbyOut:
     async with ctx.db.session() as session:
-        lobby_id = await lobbies.by_invite_code(session, invite_code)
-    return await _out(ctx, request, lobby_id, player)
+        ls = await lobbies.load_by_invite_code(session, invite_code)
+    return _out(ctx, request, ls, player)
 
 
 @router.get(
@@ -150,7 +153,9 @@ async def lobby_by_invite(
 async def get_lobby(
     lobby_id: str, ctx: ContextDep, player: OptionalPlayer, request: Request
 ) -> LobbyOut:
-    return await _out(ctx, request, lobby_id, player)
+    async with ctx.db.session() as session:
+        ls = await lobbies.load(session, lobby_id)
+    return _out(ctx, request, ls, player)
 
 
 @router.post(
