@@ -448,7 +448,7 @@ async def load(args, bases: list[str], pids_of) -> dict:
         if args.profile:
             # Collapsed stacks of every server process over the measured window.
             profiler = subprocess.Popen(
-                [str(Path(sys.executable).parent / "py-spy"), "record", "--format", "raw", "-o", args.profile, "-d",
+                [str(Path(sys.executable).parent / "py-spy"), "record", "--nonblocking", "--format", "raw", "-o", args.profile, "-d",
                  str(int(args.seconds)), "-p", str(pids[0]), "--subprocesses"],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             )
