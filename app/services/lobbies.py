@@ -109,27 +109,32 @@ async def _load(
     locks the lobby's row first and reads the seats after: a statement that locked the
     lobby while joining its seats would, once a concurrent change let go of the lock, still
     show the seats as they were when it began."""
-    seats = (
-        select(Seat, Player)
-        .outerjoin(Player, Seat.player_id == Player.id)
-        .order_by(Seat.seat)
-        .execution_options(populate_existing=True)
-    )
+    fresh = {"populate_existing": True}
     if for_update:
         lobby = await session.scalar(
-            select(Lobby).where(which).with_for_update()
-            .execution_options(populate_existing=True)
+            select(Lobby).where(which).with_for_update().execution_options(**fresh)
         )
         if lobby is None:
             raise Problem(404, missing)
-        rows = await session.execute(seats.where(Seat.lobby_id == lobby.id))
+        rows = await session.execute(
+            select(Seat, Player)
+            .outerjoin(Player, Seat.player_id == Player.id)
+            .where(Seat.lobby_id == lobby.id)
+            .order_by(Seat.seat)
+            .execution_options(**fresh)
+        )
         return LobbySeats(lobby, [(s, p) for s, p in rows.all()])
     found = (await session.execute(
-        seats.add_columns(Lobby).join(Lobby, Lobby.id == Seat.lobby_id).where(which)
+        select(Lobby, Seat, Player)
+        .outerjoin(Seat, Seat.lobby_id == Lobby.id)
+        .outerjoin(Player, Seat.player_id == Player.id)
+        .where(which)
+        .order_by(Seat.seat)
+        .execution_options(**fresh)
     )).all()
     if not found:
         raise Problem(404, missing)
-    return LobbySeats(found[0][2], [(s, p) for s, p, _ in found])
+    return LobbySeats(found[0][0], [(s, p) for _, s, p in found if s is not None])
 
 
 async def open_public(session: AsyncSession, per_host: int, limit: int = 50) -> list[LobbySeats]:
