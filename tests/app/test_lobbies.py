@@ -249,7 +249,10 @@ def test_join_by_invite_code_finds_the_lobby_in_its_own_transaction(live):
     reads: list[str] = []
 
     def seen(_conn, _cursor, statement, *_args):
-        if statement.lstrip().upper().startswith("SELECT") and "FROM lobbies" in statement:
+        # This lobby's reads, by its id or its code (not the deadline poller's, say).
+        if statement.lstrip().upper().startswith("SELECT") and (
+            "WHERE lobbies.id =" in statement or "WHERE lobbies.invite_code =" in statement
+        ):
             reads.append(statement)
 
     event.listen(engine, "before_cursor_execute", seen)
