@@ -203,6 +203,11 @@ class Game(ABC, Generic[S, M]):
     def load(self, data: dict) -> S:
         return self.State.model_validate(data)
 
+    def load_json(self, text: str | bytes) -> S:
+        """``load`` from the stored JSON text: pydantic parses it straight into the state,
+        without the dict that decoding it first would build."""
+        return self.State.model_validate_json(text)
+
     def dump(self, state: S) -> dict:
         return state.model_dump(mode="json")
 

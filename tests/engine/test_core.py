@@ -78,6 +78,18 @@ def test_a_state_is_stored_as_pydantic_would_store_it(game_id):
         assert game.load(stored) == branch
 
 
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_stored_state_loads_from_its_text_as_from_its_dict(game_id):
+    """Sockets load a game's state from its stored JSON text (``load_json``); the admin and
+    the commit path from the decoded dict (``load``): both give the state that was stored."""
+    game = GAMES[game_id]
+    states = []
+    play_out(game, game.min_players, 11, ["random"] * game.min_players, on_step=states.append)
+    for state in states[:: max(1, len(states) // 12)] + states[-1:]:
+        text = game.dump_json(state)
+        assert game.load_json(text) == game.load(json.loads(text)) == state
+
+
 def test_a_log_with_no_entries_is_stored_as_an_empty_list():
     game = GAMES["hike"]
     state = game.setup(2, game.options({}), 1).model_copy(update={"log": []})
