@@ -11,6 +11,8 @@ from typing import Any
 import asyncpg
 import orjson
 from sqlalchemy import event
+from sqlalchemy.dialects.postgresql import asyncpg as postgresql_asyncpg
+from sqlalchemy.engine import Compiled
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
     AsyncEngine,
@@ -40,6 +42,15 @@ def to_json(value: Any) -> str:
     except orjson.JSONEncodeError:
         # What orjson refuses (an integer beyond 64 bits, a lone surrogate): escaped ASCII.
         return json.dumps(value)
+
+
+_ASYNCPG = postgresql_asyncpg.dialect()
+
+
+def for_asyncpg(statement: Any) -> Compiled:
+    """``statement`` compiled once for asyncpg to run itself (``Database.driver``): its SQL
+    text (``.string``, ``$n`` placeholders) and the order of its parameters (``.positiontup``)."""
+    return statement.compile(dialect=_ASYNCPG)
 
 
 def make_engine(url: str, pool: dict[str, Any] | None = None) -> AsyncEngine:

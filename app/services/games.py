@@ -10,12 +10,11 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import JSON, DateTime, Text, bindparam, cast, insert, select, update
-from sqlalchemy.dialects.postgresql import asyncpg as postgresql_asyncpg
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import names
-from app.db import Database, RawJSON, storable, to_json
+from app.db import Database, RawJSON, for_asyncpg, storable, to_json
 from app.models import Game, Lobby, Move, Player, Seat, now
 from app.services import clock
 from app.services.clock import Clock, PlayedBy, Timing
@@ -216,9 +215,8 @@ _TABLE = (
     .where(Lobby.game_id == bindparam("game_id"))
     .order_by(Seat.seat)
 )
-_PG = postgresql_asyncpg.dialect()
-_SNAPSHOT_SQL = _SNAPSHOT.compile(dialect=_PG).string
-_TABLE_SQL = _TABLE.compile(dialect=_PG).string
+_SNAPSHOT_SQL = for_asyncpg(_SNAPSHOT).string
+_TABLE_SQL = for_asyncpg(_TABLE).string
 
 
 async def table_seats(session: AsyncSession, game_id: str) -> list[TableSeat]:
@@ -234,8 +232,9 @@ async def load_snapshot(
 
     On PostgreSQL asyncpg runs the statements itself, on the session's connection: every
     socket's first state and every reload reads a game, and SQLAlchemy's execution path
-    around a statement cost more than the statement. (JSON columns arrive decoded either way:
-    the engine gave the connection its JSON codec.)"""
+    around a statement cost more than the statement. The state comes as its stored text
+    (``Game.load_json``); the other JSON columns arrive decoded either way (the engine gave
+    the connection its JSON codec)."""
     if not storable(game_id):
         raise Problem(404, "No such game.")
     conn = None
@@ -519,13 +518,12 @@ _MOVE_IN_ONE = _move_in_one_statement()
 # Run on asyncpg itself: SQLAlchemy's execution (compiled-cache look-up, parameter
 # processing, result wrapping) cost a tenth of a move's time on the server, more than
 # PostgreSQL took to run the statement.
-_MOVE_SQL = _MOVE_IN_ONE.compile(dialect=postgresql_asyncpg.dialect())
+_MOVE_SQL = for_asyncpg(_MOVE_IN_ONE)
 _MOVE_JSON_PARAMS = {name for name, bind in _MOVE_SQL.binds.items() if isinstance(bind.type, JSON)}
 # A statement that did nothing: what the game is now.
-_CURRENT_SQL = (
+_CURRENT_SQL = for_asyncpg(
     select(Game.status, Game.version).where(Game.id == bindparam("game_id"))
-    .compile(dialect=postgresql_asyncpg.dialect()).string
-)
+).string
 _MOVE_FIXED = {name: bind.value for name, bind in _MOVE_SQL.binds.items() if bind.value is not None}
 
 

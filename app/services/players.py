@@ -8,10 +8,9 @@ import secrets
 from datetime import timedelta
 
 from sqlalchemy import bindparam, insert, or_, select, update
-from sqlalchemy.dialects.postgresql import asyncpg as postgresql_asyncpg
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db import Database
+from app.db import Database, for_asyncpg
 from app.models import Game, Lobby, Player, Seat, now
 from app.services.games import new_id
 
@@ -22,10 +21,10 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-_INSERT = insert(Player).values(
+_INSERT = for_asyncpg(insert(Player).values(
     id=bindparam("id"), name=bindparam("name"), token_hash=bindparam("token_hash"),
     created_at=bindparam("created_at"),
-).compile(dialect=postgresql_asyncpg.dialect())
+))
 
 
 async def create(db: Database, name: str) -> tuple[Player, str]:
@@ -44,10 +43,7 @@ async def create(db: Database, name: str) -> tuple[Player, str]:
 
 
 _PLAYER = select(Player.id, Player.name, Player.token_hash, Player.created_at)
-_BY_TOKEN_SQL = (
-    _PLAYER.where(Player.token_hash == bindparam("token_hash"))
-    .compile(dialect=postgresql_asyncpg.dialect()).string
-)
+_BY_TOKEN_SQL = for_asyncpg(_PLAYER.where(Player.token_hash == bindparam("token_hash"))).string
 
 
 async def by_token(db: Database, token: str | None) -> Player | None:
