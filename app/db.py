@@ -10,7 +10,7 @@ from typing import Any
 
 import asyncpg
 import orjson
-from sqlalchemy import event
+from sqlalchemy import JSON, Table, event
 from sqlalchemy.dialects.postgresql import asyncpg as postgresql_asyncpg
 from sqlalchemy.engine import Compiled
 from sqlalchemy.ext.asyncio import (
@@ -51,6 +51,45 @@ def for_asyncpg(statement: Any) -> Compiled:
     """``statement`` compiled once for asyncpg to run itself (``Database.driver``): its SQL
     text (``.string``, ``$n`` placeholders) and the order of its parameters (``.positiontup``)."""
     return statement.compile(dialect=_ASYNCPG)
+
+
+class Prepared:
+    """A statement compiled once for asyncpg (``Database.driver``), whose parameters are
+    given by name: ``args`` puts them in the order of its ``$n``, JSON values as text (the
+    connection's JSON codec takes text)."""
+
+    def __init__(self, statement: Any):
+        compiled = for_asyncpg(statement)
+        self.sql: str = compiled.string
+        self._order: tuple[str, ...] = tuple(compiled.positiontup or ())
+        self._json = {name for name, bind in compiled.binds.items() if isinstance(bind.type, JSON)}
+        self._fixed = {
+            name: bind.value for name, bind in compiled.binds.items() if bind.value is not None
+        }
+
+    def args(self, params: dict[str, Any]) -> list[Any]:
+        args = []
+        for name in self._order:
+            value = params[name] if name in params else self._fixed[name]
+            if name in self._json and value is not None:
+                value = to_json(value)
+            args.append(value)
+        return args
+
+
+def row_values(table: Table, row: Any) -> dict[str, Any]:
+    """The column values of ``row`` (a mapped object about to be inserted), with the
+    columns' own defaults where it has none, which are also set on ``row``: what the ORM
+    would insert."""
+    values = {}
+    for column in table.columns:
+        value = getattr(row, column.key, None)
+        if value is None and column.default is not None:
+            default = column.default
+            value = default.arg(None) if default.is_callable else default.arg
+            setattr(row, column.key, value)
+        values[column.key] = value
+    return values
 
 
 def make_engine(url: str, pool: dict[str, Any] | None = None) -> AsyncEngine:
@@ -118,15 +157,19 @@ class Database:
             yield conn
 
     @asynccontextmanager
-    async def driver(self) -> AsyncIterator[asyncpg.Connection]:
+    async def driver(
+        self, refusals: tuple[type[Exception], ...] = ()
+    ) -> AsyncIterator[asyncpg.Connection]:
         """PostgreSQL: asyncpg's own connection from the pool, each statement its own
         transaction. SQLAlchemy's connection around it (execution options, events, isolation
         set and reset) cost a move more than its statement did. A connection that fails other
-        than by PostgreSQL's answer is dropped from the pool, as SQLAlchemy would."""
+        than by PostgreSQL's answer or one of the caller's ``refusals`` (a request that cannot
+        be served, raised while the connection is held) is dropped from the pool, as
+        SQLAlchemy would."""
         record = await greenlet_spawn(self.engine.sync_engine.raw_connection)
         try:
             yield record.driver_connection
-        except asyncpg.PostgresError:
+        except (asyncpg.PostgresError, *refusals):
             raise
         except Exception as exc:
             await greenlet_spawn(record.invalidate, exc)

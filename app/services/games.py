@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import names
-from app.db import Database, RawJSON, for_asyncpg, storable, to_json
+from app.db import Database, Prepared, RawJSON, for_asyncpg, storable
 from app.models import Game, Lobby, Move, Player, Seat, now
 from app.services import clock
 from app.services.clock import Clock, PlayedBy, Timing
@@ -281,10 +281,8 @@ def new_seed() -> int:
     return secrets.randbits(63)
 
 
-def create_game(
-    session: AsyncSession, lobby: Lobby, seat_people: set[int], timing: Timing
-) -> Game:
-    """A new game for a full lobby, in the caller's transaction. The seed stays secret."""
+def create_game(lobby: Lobby, seat_people: set[int], timing: Timing) -> Game:
+    """A new game's row for a full lobby, for the caller to insert. The seed stays secret."""
     game = get_game(lobby.game)
     seed = new_seed()
     state = game.setup(lobby.seat_count, game.options(lobby.options), seed)
@@ -296,14 +294,13 @@ def create_game(
         options=lobby.options,
         seed_commitment=commitment(seed),
         seed=seed,
-        state=game.dump(state),
+        state=RawJSON(game.dump_json(state)),
         version=0,
         status="active",
         turn_seconds=lobby.turn_seconds,
         clock=started.dump(),
         due_at=clock.due_at(started, acting, seat_people, timing, at),
     )
-    session.add(row)
     return row
 
 
@@ -518,24 +515,11 @@ _MOVE_IN_ONE = _move_in_one_statement()
 # Run on asyncpg itself: SQLAlchemy's execution (compiled-cache look-up, parameter
 # processing, result wrapping) cost a tenth of a move's time on the server, more than
 # PostgreSQL took to run the statement.
-_MOVE_SQL = for_asyncpg(_MOVE_IN_ONE)
-_MOVE_JSON_PARAMS = {name for name, bind in _MOVE_SQL.binds.items() if isinstance(bind.type, JSON)}
+_MOVE = Prepared(_MOVE_IN_ONE)
 # A statement that did nothing: what the game is now.
 _CURRENT_SQL = for_asyncpg(
     select(Game.status, Game.version).where(Game.id == bindparam("game_id"))
 ).string
-_MOVE_FIXED = {name: bind.value for name, bind in _MOVE_SQL.binds.items() if bind.value is not None}
-
-
-def _move_args(params: dict[str, Any]) -> list[Any]:
-    """``params`` in the order of the compiled statement's ``$n``, JSON values as text."""
-    args = []
-    for name in _MOVE_SQL.positiontup:
-        value = params[name] if name in params else _MOVE_FIXED[name]
-        if name in _MOVE_JSON_PARAMS and value is not None:
-            value = to_json(value)
-        args.append(value)
-    return args
 
 
 async def _commit_in_one_statement(
@@ -575,7 +559,7 @@ async def _commit_in_one_statement(
     # The engine's work is done before a connection is taken: under load, a connection held
     # through it (and the turns of the event loop around it) was what moves queued for.
     state, record, values, moved = _apply(stored, seat, move, mover)
-    args = _move_args({
+    args = _MOVE.args({
         "game_id": game_id,
         "expect": expect_version,
         "read_at": stored.updated_at,
@@ -592,7 +576,7 @@ async def _commit_in_one_statement(
         "move": record,
     })
     async with db.driver() as conn:
-        inserted = await conn.fetchval(_MOVE_SQL.string, *args)
+        inserted = await conn.fetchval(_MOVE.sql, *args)
         if inserted is None:
             # Another writer won, or the game changed otherwise (aborted, a concession).
             current = await conn.fetchrow(_CURRENT_SQL, game_id)

@@ -10,7 +10,7 @@ from datetime import timedelta
 from sqlalchemy import bindparam, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db import Database, for_asyncpg
+from app.db import Database, Prepared, for_asyncpg, row_values
 from app.models import Game, Lobby, Player, Seat, now
 from app.services.games import new_id
 
@@ -21,10 +21,7 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-_INSERT = for_asyncpg(insert(Player).values(
-    id=bindparam("id"), name=bindparam("name"), token_hash=bindparam("token_hash"),
-    created_at=bindparam("created_at"),
-))
+_INSERT = Prepared(insert(Player.__table__))
 
 
 async def create(db: Database, name: str) -> tuple[Player, str]:
@@ -35,7 +32,7 @@ async def create(db: Database, name: str) -> tuple[Player, str]:
     player = Player(id=new_id(), name=name, token_hash=token_hash(token), created_at=now())
     if db.postgres:
         async with db.driver() as conn:
-            await conn.execute(_INSERT.string, *(getattr(player, c) for c in _INSERT.positiontup))
+            await conn.execute(_INSERT.sql, *_INSERT.args(row_values(Player.__table__, player)))
     else:
         async with db.writing() as session:
             session.add(player)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import event, text
 
 from app.db import Database
+from app.services.errors import Problem
 from tests.app.conftest import query
 
 pytestmark = pytest.mark.postgres
@@ -41,3 +42,32 @@ def test_a_session_that_reads_holds_no_transaction_open(postgres_url):
 
 def test_a_session_that_writes_is_one_transaction(postgres_url):
     assert backend_states(postgres_url, "writing") == ("idle in transaction",) * 2
+
+
+def test_a_refusal_on_the_driver_connection_keeps_it_and_other_failures_drop_it(postgres_url):
+    """A request refused while it holds asyncpg's own connection (a full lobby, say) rolls
+    back and hands the connection back to the pool; anything else drops it."""
+
+    async def run():
+        db = Database(postgres_url, {"pool_size": 1, "max_overflow": 0})
+        dropped = []
+        event.listen(db.engine.sync_engine, "invalidate", lambda *_: dropped.append(1))
+        try:
+            with pytest.raises(Problem):
+                async with db.driver((Problem,)) as conn, conn.transaction():
+                    backend = await conn.fetchval("SELECT pg_backend_pid()")
+                    raise Problem(409, "The lobby is full.")
+            async with db.driver() as conn:
+                again = await conn.fetchval("SELECT pg_backend_pid()")
+                in_transaction = conn.is_in_transaction()
+            kept = list(dropped)
+            with pytest.raises(RuntimeError):
+                async with db.driver((Problem,)) as conn:
+                    raise RuntimeError("not a refusal")
+            return backend, again, in_transaction, kept, dropped
+        finally:
+            await db.dispose()
+
+    backend, again, in_transaction, kept, dropped = asyncio.run(run())
+    assert again == backend and not in_transaction and kept == []
+    assert dropped == [1]

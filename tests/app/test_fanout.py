@@ -45,7 +45,8 @@ def counted(monkeypatch):
         return counting_load
 
     monkeypatch.setattr(Snapshot, "view", counting_view)
-    for name in ("load", "load_by_invite_code"):
+    # Every read of a lobby: through the session, or on asyncpg to change it (PostgreSQL).
+    for name in ("_load", "_locked"):
         monkeypatch.setattr(lobbies, name, counting(getattr(lobbies, name)))
     return counts
 

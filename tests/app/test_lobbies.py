@@ -1,4 +1,6 @@
+import contextlib
 import threading
+from collections.abc import Iterator
 
 import pytest
 from sqlalchemy import event
@@ -240,30 +242,103 @@ def test_concurrent_joins_by_invite_code_take_different_seats(live):
     assert {r.json()["you"] for r in results.values() if r.status_code == 200} == {1, 2}
 
 
+@contextlib.contextmanager
+def statements_about(live, *keys: str) -> Iterator[list[tuple[str, str]]]:
+    """The statements the server runs meanwhile with one of ``keys`` among their parameters
+    (not the deadline poller's, say), as (where, SQL): "session" for those SQLAlchemy runs,
+    "asyncpg" for those run on asyncpg's own connection (``Database.driver``)."""
+    db = live.app.state.ctx.db
+    seen: list[tuple[str, str]] = []
+
+    def ours(parameters) -> bool:
+        values = parameters.values() if isinstance(parameters, dict) else parameters or ()
+        flat = [v for p in values for v in (p if isinstance(p, (list, tuple)) else [p])]
+        return any(key in flat for key in keys)
+
+    def on_cursor(_conn, _cursor, statement, parameters, _context, _many):
+        if ours(parameters):
+            seen.append(("session", statement))
+
+    def on_query(record):
+        if ours(record.args):
+            seen.append(("asyncpg", record.query))
+
+    driver = db.driver
+
+    @contextlib.asynccontextmanager
+    async def logged(*args, **kwargs):
+        async with driver(*args, **kwargs) as conn:
+            conn.add_query_logger(on_query)
+            try:
+                yield conn
+            finally:
+                conn.remove_query_logger(on_query)
+
+    engine = db.engine.sync_engine
+    event.listen(engine, "before_cursor_execute", on_cursor)
+    db.driver = logged
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", on_cursor)
+        del db.driver
+
+
+def _kinds(statements: list[tuple[str, str]]) -> list[str]:
+    return [sql.split()[0].upper() + " " + _table(sql) for _, sql in statements]
+
+
+def _table(sql: str) -> str:
+    words = sql.replace("\n", " ").split()
+    after = {"SELECT": "FROM", "INSERT": "INTO", "UPDATE": "UPDATE"}[words[0].upper()]
+    return words[[w.upper() for w in words].index(after) + 1]
+
+
 def test_join_by_invite_code_finds_the_lobby_in_its_own_transaction(live):
     """The lobby is looked up by its code and locked in one statement, in the transaction
-    that seats the player: no separate look-up before it."""
+    that seats the player: no separate look-up before it. Then its seats are read, and the
+    taken seat and the lobby (open a while longer) written."""
     ana, ben = live.guest("Ana"), live.guest("Ben")
     lobby = live.lobby(ana)
-    engine = live.app.state.ctx.db.engine.sync_engine
-    reads: list[str] = []
-
-    def seen(_conn, _cursor, statement, *_args):
-        # This lobby's reads, by its id or its code (not the deadline poller's, say).
-        if statement.lstrip().upper().startswith("SELECT") and (
-            "WHERE lobbies.id =" in statement or "WHERE lobbies.invite_code =" in statement
-        ):
-            reads.append(statement)
-
-    event.listen(engine, "before_cursor_execute", seen)
-    try:
+    with statements_about(live, lobby["id"], lobby["invite_code"]) as seen:
         r = ben.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]})
-    finally:
-        event.remove(engine, "before_cursor_execute", seen)
     assert r.status_code == 200 and r.json()["you"] == 1
-    assert len(reads) == 1 and "invite_code" in reads[0]
-    if engine.dialect.name == "postgresql":
-        assert "FOR UPDATE" in reads[0]
+    kinds = _kinds(seen)
+    assert kinds[:2] == ["SELECT lobbies", "SELECT seats"]
+    assert sorted(kinds[2:]) == ["UPDATE lobbies", "UPDATE seats"]
+    assert "invite_code" in seen[0][1]
+    if live.app.state.ctx.db.postgres:
+        assert "FOR UPDATE" in seen[0][1]
+
+
+@pytest.mark.parametrize("step", ["create", "join", "bot", "leave", "start"])
+def test_on_postgresql_lobby_changes_run_on_asyncpg_itself(live, step):
+    """Setting a game up is part of the load when games are played fast: on PostgreSQL its
+    statements skip SQLAlchemy's session and unit of work, which cost the server several
+    times what the statements cost PostgreSQL. (SQLite's all go through the session.)"""
+    ana, ben = live.guest("Ana"), live.guest("Ben")
+    keys = [ana.id, ben.id]
+    with statements_about(live, *keys) as seen:
+        lobby = live.lobby(ana)
+    keys += [lobby["id"], lobby["invite_code"]]
+    steps = {
+        "join": lambda: ben.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]}),
+        "bot": lambda: ana.post(
+            f"/api/lobbies/{lobby['id']}/bots", json={"seat": 1, "level": "random"}
+        ),
+        "leave": lambda: ben.post(f"/api/lobbies/{lobby['id']}/leave"),
+        "start": lambda: ana.post(f"/api/lobbies/{lobby['id']}/start"),
+    }
+    order = {"create": [], "join": ["join"], "bot": ["bot"], "leave": ["join", "leave"],
+             "start": ["join", "start"]}[step]
+    for earlier in order[:-1]:
+        assert steps[earlier]().status_code == 200
+    if order:
+        with statements_about(live, *keys) as seen:
+            r = steps[order[-1]]()
+        assert r.status_code in (200, 201), r.text
+    expected = "asyncpg" if live.app.state.ctx.db.postgres else "session"
+    assert seen and {where for where, _ in seen} == {expected}
 
 
 def test_concurrent_joins_take_different_seats(live):

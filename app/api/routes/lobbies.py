@@ -62,15 +62,10 @@ async def _change(
     """One change to a lobby (``lobby_id``, or else the lobby of ``invite_code``), in one
     transaction; its watchers hear of it unless it was a no-op (``action`` returns False).
     The caller gets the lobby as this transaction left it."""
-    async with ctx.db.writing() as session:
-        if lobby_id is None:
-            ls = await lobbies.load_by_invite_code(session, invite_code or "", for_update=True)
-        else:
-            ls = await lobbies.load(session, lobby_id, for_update=True)
-        changed = action(ls)
-        if changed is not False:
-            lobbies.touched(ls.lobby, ctx.settings.LOBBY_IDLE)
-    if changed is not False:
+    ls, changed = await lobbies.change(
+        ctx.db, action, ctx.settings.LOBBY_IDLE, lobby_id=lobby_id, invite_code=invite_code
+    )
+    if changed:
         await ctx.lobby_changed(ls.lobby.id)
     ls.seated_again(player)
     return ls.out(player.id, _base(ctx, request))
@@ -89,10 +84,9 @@ async def _change(
 async def create_lobby(
     data: LobbyCreate, ctx: ContextDep, player: CurrentPlayer, request: Request
 ) -> LobbyOut:
-    async with ctx.db.writing() as session:
-        ls = await lobbies.create(
-            session, player, data, ctx.settings.MAX_OPEN_LOBBIES, ctx.settings.LOBBY_IDLE
-        )
+    ls = await lobbies.create(
+        ctx.db, player, data, ctx.settings.MAX_OPEN_LOBBIES, ctx.settings.LOBBY_IDLE
+    )
     return ls.out(player.id, _base(ctx, request))
 
 
@@ -238,9 +232,7 @@ async def close(
     responses=ERRORS,
 )
 async def start(lobby_id: str, ctx: ContextDep, player: CurrentPlayer) -> GameStarted:
-    async with ctx.db.writing() as session:
-        ls = await lobbies.load(session, lobby_id, for_update=True)
-        game = await lobbies.start(session, ls, player, ctx.timing)
+    game = await lobbies.start(ctx.db, lobby_id, player, ctx.timing)
     await ctx.lobby_changed(lobby_id)
     await ctx.game_changed(game.id, 0, game.due_at)
     return GameStarted(game_id=game.id)
