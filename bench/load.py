@@ -26,7 +26,6 @@ import os
 import random
 import re
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile

@@ -2,7 +2,6 @@
 
 import json
 
-import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
