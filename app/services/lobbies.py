@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, timedelta
 from typing import Any
@@ -323,6 +324,45 @@ def _which(lobby_id: str | None, code: str | None) -> tuple[str, str, str]:
     return "invite_code", (code or "").strip(), "No lobby has this invite code."
 
 
+class _Changing:
+    """A lobby, its row locked, in the transaction that changes it (``_changing``)."""
+
+    def __init__(self, ls: LobbySeats, conn: asyncpg.Connection | None,
+                 session: AsyncSession | None):
+        self.ls, self._conn, self._session = ls, conn, session
+
+    async def insert_game(self, game: Game) -> None:
+        """The game's row, inserted before the lobby that points at it is written."""
+        if self._conn is not None:
+            await self._conn.execute(
+                _INSERT_GAME.sql, *_INSERT_GAME.args(row_values(Game.__table__, game))
+            )
+        else:
+            self._session.add(game)
+            await self._session.flush()
+
+
+@asynccontextmanager
+async def _changing(
+    db: Database, lobby_id: str | None, code: str | None
+) -> AsyncIterator[_Changing]:
+    """The lobby ``lobby_id`` (or else the lobby of invite ``code``), locked, in one
+    transaction that writes whatever the block changed in it."""
+    by, key, missing = _which(lobby_id, code)
+    if not storable(key):
+        raise Problem(404, missing)
+    if db.postgres:
+        async with db.driver((Problem,)) as conn, conn.transaction():
+            ls = await _locked(conn, by, key, missing)
+            stored = _as_stored(ls)
+            yield _Changing(ls, conn, None)
+            await _store(conn, ls, stored)
+    else:
+        async with db.writing() as session:
+            column = Lobby.id if by == "id" else Lobby.invite_code
+            yield _Changing(await _load(session, column == key, missing, True), None, session)
+
+
 async def change(
     db: Database,
     action: Callable[[LobbySeats], bool | None],
@@ -335,50 +375,19 @@ async def change(
     transaction: the lobby as the transaction left it, and whether anything changed
     (``action`` returns False for a no-op). A change keeps the lobby open another ``idle``
     seconds."""
-    by, key, missing = _which(lobby_id, invite_code)
-    if not storable(key):
-        raise Problem(404, missing)
-    if db.postgres:
-        async with db.driver((Problem,)) as conn, conn.transaction():
-            ls = await _locked(conn, by, key, missing)
-            stored = _as_stored(ls)
-            changed = action(ls) is not False
-            if changed:
-                touched(ls.lobby, idle)
-                await _store(conn, ls, stored)
-    else:
-        async with db.writing() as session:
-            column = Lobby.id if by == "id" else Lobby.invite_code
-            ls = await _load(session, column == key, missing, True)
-            changed = action(ls) is not False
-            if changed:
-                touched(ls.lobby, idle)
-    return ls, changed
+    async with _changing(db, lobby_id, invite_code) as locked:
+        changed = action(locked.ls) is not False
+        if changed:
+            touched(locked.ls.lobby, idle)
+    return locked.ls, changed
 
 
 async def start(db: Database, lobby_id: str, player: Player, timing: Timing) -> Game:
     """The host starts the game of a full lobby: the game's row, inserted."""
-    by, key, missing = _which(lobby_id, None)
-    if not storable(key):
-        raise Problem(404, missing)
-    if db.postgres:
-        async with db.driver((Problem,)) as conn, conn.transaction():
-            ls = await _locked(conn, by, key, missing)
-            stored = _as_stored(ls)
-            game = _starting(ls, player, timing)
-            await conn.execute(
-                _INSERT_GAME.sql, *_INSERT_GAME.args(row_values(Game.__table__, game))
-            )
-            _started(ls, game)
-            await _store(conn, ls, stored)
-    else:
-        async with db.writing() as session:
-            ls = await _load(session, Lobby.id == key, missing, True)
-            game = _starting(ls, player, timing)
-            session.add(game)
-            # The game's row first: the lobby points at it.
-            await session.flush()
-            _started(ls, game)
+    async with _changing(db, lobby_id, None) as locked:
+        game = _starting(locked.ls, player, timing)
+        await locked.insert_game(game)
+        _started(locked.ls, game)
     return game
 
 
