@@ -12,6 +12,7 @@ from typing import Any
 import asyncpg
 from sqlalchemy import ColumnElement, bindparam, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import InstrumentedAttribute
 
 from app import names
 from app.db import Database, Prepared, row_values, storable
@@ -250,8 +251,8 @@ _INSERT_LOBBY = Prepared(insert(_LOBBIES))
 _INSERT_SEAT = Prepared(insert(_SEATS))
 _INSERT_GAME = Prepared(insert(Game.__table__))
 _LOCK = {
-    by: Prepared(select(_LOBBIES).where(column == bindparam("key")).with_for_update())
-    for by, column in (("id", Lobby.id), ("invite_code", Lobby.invite_code))
+    column.key: Prepared(select(_LOBBIES).where(column == bindparam("key")).with_for_update())
+    for column in (Lobby.id, Lobby.invite_code)
 }
 _SEATED = Prepared(
     select(_SEATS, Player.name.label("player_name"))
@@ -275,17 +276,21 @@ _UPDATE_SEAT = Prepared(
 )
 
 
-async def _locked(conn: asyncpg.Connection, by: str, key: str, missing: str) -> LobbySeats:
-    """The lobby, its row locked, and then its seats (see ``_load``)."""
-    row = await conn.fetchrow(_LOCK[by].sql, key)
+async def _locked(
+    conn: asyncpg.Connection, by: InstrumentedAttribute[str], key: str, missing: str
+) -> LobbySeats:
+    """The lobby whose ``by`` is ``key``, its row locked, and then its seats (see ``_load``)."""
+    row = await conn.fetchrow(_LOCK[by.key].sql, key)
     if row is None:
         raise Problem(404, missing)
     lobby = Lobby(**{c.key: row[c.name] for c in _LOBBIES.columns})
     seats = []
     for found in await conn.fetch(_SEATED.sql, lobby.id):
         seat = Seat(**{c.key: found[c.name] for c in _SEATS.columns})
-        person = seat.player_id and Player(id=seat.player_id, name=found["player_name"])
-        seats.append((seat, person or None))
+        person = None
+        if seat.player_id is not None:
+            person = Player(id=seat.player_id, name=found["player_name"])
+        seats.append((seat, person))
     return LobbySeats(lobby, seats)
 
 
@@ -317,11 +322,13 @@ async def _store(
         )
 
 
-def _which(lobby_id: str | None, code: str | None) -> tuple[str, str, str]:
+def _which(
+    lobby_id: str | None, code: str | None
+) -> tuple[InstrumentedAttribute[str], str, str]:
     """How a change finds its lobby: by id, or else by invite code."""
     if lobby_id is not None:
-        return "id", lobby_id, "No such lobby."
-    return "invite_code", (code or "").strip(), "No lobby has this invite code."
+        return Lobby.id, lobby_id, "No such lobby."
+    return Lobby.invite_code, (code or "").strip(), "No lobby has this invite code."
 
 
 class _Changing:
@@ -359,8 +366,7 @@ async def _changing(
             await _store(conn, ls, stored)
     else:
         async with db.writing() as session:
-            column = Lobby.id if by == "id" else Lobby.invite_code
-            yield _Changing(await _load(session, column == key, missing, True), None, session)
+            yield _Changing(await _load(session, by == key, missing, True), None, session)
 
 
 async def change(

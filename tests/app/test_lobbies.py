@@ -289,7 +289,7 @@ def _kinds(statements: list[tuple[str, str]]) -> list[str]:
 
 
 def _table(sql: str) -> str:
-    words = sql.replace("\n", " ").split()
+    words = sql.split()
     after = {"SELECT": "FROM", "INSERT": "INTO", "UPDATE": "UPDATE"}[words[0].upper()]
     return words[[w.upper() for w in words].index(after) + 1]
 
