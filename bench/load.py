@@ -15,6 +15,10 @@ with as many connections as the games have sockets, and prints the ratios.
     .venv/bin/python bench/load.py --games 100 --seconds 30 --postgres --baselines
     .venv/bin/python bench/load.py --games 500 --think 2 --seconds 60 --postgres
     .venv/bin/python bench/load.py --games 50 --game camping-life --instances 2 --postgres
+
+``--python`` runs the servers (and the echo baseline) on another interpreter, say a venv made
+from a CPython built with PGO and LTO, as the ``python:3.11-slim`` image's is; the first line
+printed names the interpreter the figures are of.
 """
 
 from __future__ import annotations
@@ -367,7 +371,9 @@ def database(postgres: str | None, tmp: str) -> Iterator[str]:
 
 
 @contextmanager
-def servers(url: str, instances: int, workers: int, redis: str | None) -> Iterator[list]:
+def servers(
+    url: str, instances: int, workers: int, redis: str | None, python: str = sys.executable
+) -> Iterator[list]:
     env = os.environ | UNLIMITED | {"DATABASE_URL": url, "BOT_DELAY": "0", "ADMIN_TOKEN": ""}
     if redis:
         env |= {"REDIS_URL": redis, "REDIS_PREFIX": f"campground-bench-{uuid.uuid4().hex[:8]}:"}
@@ -375,7 +381,7 @@ def servers(url: str, instances: int, workers: int, redis: str | None) -> Iterat
     try:
         for _ in range(instances):
             port = free_port()
-            command = [sys.executable, "-m", "uvicorn", "app.main:app", "--port", str(port)]
+            command = [python, "-m", "uvicorn", "app.main:app", "--port", str(port)]
             command += ["--log-level", "warning", "--ws-per-message-deflate", "false"]
             # As `campground serve` runs it: forwarded headers left to the app, frames bounded.
             options = server_options(Settings())
@@ -532,13 +538,22 @@ async def echo_round_trips(connections: int, seconds: float) -> float:
     return count / elapsed
 
 
-def echo_server_subprocess(connections: int, seconds: float) -> float:
+def interpreter(python: str) -> str:
+    """What ``python`` is, for the figures' heading: the build matters as much as the version."""
+    code = "import platform, sys; print(platform.python_implementation(), " \
+        "platform.python_version(), platform.python_compiler(), sys.executable, sep='|')"
+    out = subprocess.run([python, "-c", code], check=True, capture_output=True, text=True)
+    implementation, version, compiler, path = out.stdout.strip().split("|")
+    return f"{implementation} {version} ({compiler}, {path})"
+
+
+def echo_server_subprocess(connections: int, seconds: float, python: str) -> float:
     """The echo baseline in a process of its own, like the server it stands for."""
     code = (
         "import asyncio, sys; sys.path.insert(0, %r); from bench.load import echo_round_trips; "
         "print(asyncio.run(echo_round_trips(%d, %f)))" % (str(ROOT), connections, seconds)
     )
-    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    out = subprocess.run([python, "-c", code], check=True, capture_output=True, text=True)
     return float(out.stdout.strip())
 
 
@@ -575,6 +590,11 @@ def main() -> int:
     parser.add_argument("--baselines", action="store_true", help="pgbench -N and a ws echo")
     parser.add_argument("--pgbench-clients", type=int, default=8)
     parser.add_argument(
+        "--python", default=sys.executable, metavar="PATH",
+        help="interpreter that runs the servers and the echo baseline (default: this one); "
+        "it needs the project and its dev extras installed",
+    )
+    parser.add_argument(
         "--profile", metavar="FILE", help="py-spy collapsed stacks of the server while measured"
     )
     args = parser.parse_args()
@@ -584,7 +604,8 @@ def main() -> int:
     several = args.instances > 1 or args.workers > 1
     with tempfile.TemporaryDirectory() as tmp, database(args.postgres, tmp) as url:
         upgrade(url)
-        with servers(url, args.instances, args.workers, args.redis if several else None) as up:
+        redis = args.redis if several else None
+        with servers(url, args.instances, args.workers, redis, args.python) as up:
 
             def pids_of() -> list[int]:
                 return [pid for process, _ in up for pid in tree(process.pid)]
@@ -598,13 +619,14 @@ def main() -> int:
             sys.stderr.write("baselines: pgbench -N ...\n")
             baselines["pgbench"] = pgbench(url, args.pgbench_clients, int(args.seconds))
             sys.stderr.write("baselines: websockets echo ...\n")
-            baselines["echo"] = echo_server_subprocess(2 * args.games, args.seconds)
+            baselines["echo"] = echo_server_subprocess(2 * args.games, args.seconds, args.python)
 
     stats: Stats = result["stats"]
     rate = stats.moves / result["elapsed"]
     backend = "PostgreSQL" if args.postgres else "SQLite"
     pace = f"thinking {args.think:g} s" if args.think else "as fast as answered"
     setup = f"{args.instances} instance(s) x {args.workers} worker(s), {result['pids']} processes"
+    print(f"server on {interpreter(args.python)}")
     print(f"{args.games} games of {args.game}, {pace}, {backend}, {setup}")
     print(f"measured {result['elapsed']:.0f} s after {args.warmup:g} s warm-up")
     print(f"committed moves/s        {rate:10,.0f}")

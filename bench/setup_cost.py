@@ -24,7 +24,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from load import (  # noqa: E402
-    DEFAULT_POSTGRES, Slot, Stats, database, process_cpu, servers, upgrade,
+    DEFAULT_POSTGRES, Slot, Stats, database, interpreter, process_cpu, servers, upgrade,
 )
 
 
@@ -57,10 +57,14 @@ def main() -> None:
     parser.add_argument(
         "--postgres", nargs="?", const=DEFAULT_POSTGRES, default=None, metavar="URL"
     )
+    parser.add_argument(
+        "--python", default=sys.executable, metavar="PATH",
+        help="interpreter that runs the server (default: this one)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp, database(args.postgres, tmp) as url:
         upgrade(url)
-        with servers(url, 1, 1, None) as up:
+        with servers(url, 1, 1, None, args.python) as up:
             process, base = up[0]
             asyncio.run(set_up(base, args.game, 20, process.pid))  # warm-up
             runs = []
@@ -71,6 +75,7 @@ def main() -> None:
                       f"{wall * 1000:.1f} ms wall", file=sys.stderr)
     cpu, wall = min(runs)
     where = "PostgreSQL" if args.postgres else "SQLite"
+    print(f"server on {interpreter(args.python)}")
     print(f"{args.game} on {where}: {cpu * 1000:.1f} ms of server CPU per game set up "
           f"(best of {args.rounds} rounds of {args.games}), {wall * 1000:.1f} ms wall")
 
