@@ -1,23 +1,33 @@
-# `make serve` and `make test` do all the set-up on a fresh machine.
+# `make serve` and `make test` do all the set-up on a fresh machine, installing exactly the
+# versions in uv.lock (with their hashes). `make lock` brings uv.lock in line with
+# pyproject.toml after a dependency is added or changed there.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# The uv that installs the lock; uv.lock pins the same version for the dev tools (a test checks).
+UV_VERSION := 0.13.9
+# Installs go into .venv, whose pip stays (--inexact); a lock older than pyproject.toml fails.
+SYNC := $(BIN)/uv sync --locked --inexact --python $(BIN)/python
+# Test processes in parallel (pytest-xdist): one per core, or TEST_WORKERS.
+TEST_WORKERS ?= auto
 
-.PHONY: serve test migrate simulate bench clean
+.PHONY: serve test lock upgrade migrate simulate clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e .
+$(BIN)/uv: | $(BIN)/python
+	$(BIN)/python -m pip install -q uv==$(UV_VERSION)
+
+$(VENV)/.installed: pyproject.toml uv.lock | $(BIN)/uv
+	$(SYNC)
 	touch $@
 
-$(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e ".[dev]"
-	touch $@
+$(VENV)/.dev-installed: pyproject.toml uv.lock | $(BIN)/uv
+	$(SYNC) --extra dev
+	touch $@ $(VENV)/.installed
 
 serve: $(VENV)/.installed
 	$(BIN)/campground migrate
@@ -27,7 +37,16 @@ migrate: $(VENV)/.installed
 	$(BIN)/campground migrate
 
 test: $(VENV)/.dev-installed
-	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --durations=15 $(PYTEST_ARGS)
+
+# Re-resolve uv.lock from pyproject.toml, keeping every pin that still fits.
+lock: | $(BIN)/uv
+	$(BIN)/uv lock
+
+# `make upgrade PACKAGE=fastapi`: move one dependency to its newest release that fits.
+upgrade: | $(BIN)/uv
+	$(if $(PACKAGE),,$(error name the dependency: make upgrade PACKAGE=fastapi))
+	$(BIN)/uv lock --upgrade-package $(PACKAGE)
 
 simulate: $(VENV)/.installed
 	$(BIN)/campground simulate $(GAME) --games $(or $(GAMES),1000)
