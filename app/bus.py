@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 from collections import defaultdict
 from collections.abc import AsyncIterator
@@ -20,6 +21,8 @@ from redis.asyncio.client import PubSub
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
+
+from app import metrics
 
 log = logging.getLogger(__name__)
 
@@ -187,6 +190,7 @@ class RedisBus:
         except (RedisError, OSError, TimeoutError):
             # The change is committed already; failing the request would only make the client
             # retry it. Sockets elsewhere catch up with the next change.
+            metrics.REDIS_PUBLISH_FAILURES.inc()
             log.exception("could not publish %r on %s", message, channel)
 
     def publish_soon(self, channel: str, message: str) -> None:
@@ -204,8 +208,13 @@ class RedisBus:
 
     def _start_tasks(self) -> None:
         if self._flusher is None:
-            self._flusher = asyncio.create_task(self._flush(), name="redis publisher")
-            self._checker = asyncio.create_task(self._check(), name="redis health")
+            # Contexts of their own: the request that happened to start them is not theirs.
+            self._flusher = asyncio.create_task(
+                self._flush(), name="redis publisher", context=contextvars.Context()
+            )
+            self._checker = asyncio.create_task(
+                self._check(), name="redis health", context=contextvars.Context()
+            )
 
     async def _flush(self) -> None:
         delay = self.RECONNECT_MIN
@@ -220,6 +229,7 @@ class RedisBus:
                             pipe.publish(self._prefix + channel, message)
                         await asyncio.wait_for(pipe.execute(), self._timeout)
                 except (RedisError, OSError, TimeoutError) as exc:
+                    metrics.REDIS_PUBLISH_FAILURES.inc()
                     if self.healthy:
                         log.warning("could not publish to Redis (%s); will retry", exc)
                     self.healthy = False
@@ -237,6 +247,7 @@ class RedisBus:
         subscription tells every subscriber to resync."""
         while True:
             await asyncio.sleep(self.CHECK_EVERY)
+            metrics.REDIS_UP.set(self.healthy)
             try:
                 await asyncio.wait_for(self._publisher.ping(), self._timeout)
             except (RedisError, OSError, TimeoutError):
@@ -265,7 +276,9 @@ class RedisBus:
         self._down = True
         for entry in self._channels.values():
             entry.lost()
-        self._reader = asyncio.create_task(self._read(), name="redis bus")
+        self._reader = asyncio.create_task(
+            self._read(), name="redis bus", context=contextvars.Context()
+        )
 
     @asynccontextmanager
     async def subscribe(self, channel: str) -> AsyncIterator[Subscription]:
@@ -301,7 +314,9 @@ class RedisBus:
     async def _want(self, channel: str, entry: _Channel) -> None:
         self._start_tasks()
         if self._reader is None:
-            self._reader = asyncio.create_task(self._read(), name="redis bus")
+            self._reader = asyncio.create_task(
+                self._read(), name="redis bus", context=contextvars.Context()
+            )
         if self._pubsub is None:
             # The reader subscribes every wanted channel when it connects; while Redis is
             # down, waiting would only hold the subscriber up.

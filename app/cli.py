@@ -15,6 +15,9 @@ def main(argv: list[str] | None = None) -> int:
     serve = sub.add_parser("serve", help="run the web server")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--workers", type=int, default=1, help="worker processes (more than one needs REDIS_URL)"
+    )
 
     sub.add_parser("migrate", help="bring the database schema up to date")
 
@@ -37,15 +40,7 @@ def main(argv: list[str] | None = None) -> int:
 
     args = parser.parse_args(argv)
     if args.command == "serve":
-        import uvicorn
-
-        from app.config import Settings
-        from app.guard import server_options
-
-        # No per-message deflate: patches are small, and compressing every frame for every
-        # socket would cost CPU and memory per socket for little.
-        options = server_options(Settings()) | {"ws_per_message_deflate": False}
-        uvicorn.run("app.main:app", host=args.host, port=args.port, **options)
+        return serve_app(args.host, args.port, args.workers)
     elif args.command == "verify":
         return verify_record(args.file)
     elif args.command == "migrate":
@@ -56,6 +51,53 @@ def main(argv: list[str] | None = None) -> int:
         return simulate_games(
             args.game, args.games, args.players, args.bots, args.seed, args.options
         )
+    return 0
+
+
+def serve_app(host: str, port: int, workers: int) -> int:
+    import os
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from app.config import Settings
+
+    settings = Settings()
+    made = None
+    if workers > 1:
+        if not settings.REDIS_URL:
+            print("Several workers share changes through Redis: set REDIS_URL.", file=sys.stderr)
+            return 2
+        # Each worker writes its metrics here and a scrape adds them up. It must be set before
+        # the metrics are first imported, and hold nothing from an earlier run.
+        given = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+        if given:
+            for old in Path(given).glob("*.db"):
+                old.unlink()
+        else:
+            made = os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="campground-")
+
+    import uvicorn
+
+    from app import logs
+    from app.guard import server_options
+
+    # No per-message deflate: patches are small, and compressing every frame for every
+    # socket would cost CPU and memory per socket for little.
+    options = server_options(settings) | {
+        "ws_per_message_deflate": False,
+        "log_config": logs.config(settings),
+        # JSON logs have their own access lines, with the request's ids.
+        "access_log": settings.LOG_FORMAT != "json",
+        "workers": workers,
+        # A worker still importing the app on a busy machine is not hung.
+        "timeout_worker_healthcheck": 60,
+    }
+    try:
+        uvicorn.run("app.main:app", host=host, port=port, **options)
+    finally:
+        if made:
+            shutil.rmtree(made, ignore_errors=True)
     return 0
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -77,6 +79,17 @@ class Settings(BaseSettings):
         default=1, gt=0, description="seconds a Redis publish or health check may take"
     )
     STATIC_DIR: Path = Field(default_factory=lambda: project_path("static"))
+    LOG_FORMAT: Literal["text", "json"] = Field(
+        default="text", description="text lines, or one JSON object per line"
+    )
+    LOG_LEVEL: Literal["debug", "info", "warning", "error"] = Field(
+        default="info", description="the least important lines written"
+    )
+    METRICS_ALLOW: str = Field(
+        default="127.0.0.0/8,::1",
+        description="comma-separated addresses or networks that may read /metrics without the "
+        "admin token",
+    )
 
     # Limits on what one client may send or hold; see docs/architecture.md ("Limits").
     TRUSTED_PROXIES: str = Field(
@@ -117,6 +130,14 @@ class Settings(BaseSettings):
     LISTED_LOBBIES_PER_HOST: int = Field(
         default=3, ge=1, description="public lobbies of one host shown in the listing"
     )
+
+    @field_validator("METRICS_ALLOW")
+    @classmethod
+    def _networks(cls, v: str) -> str:
+        for entry in v.split(","):
+            if entry.strip():
+                ipaddress.ip_network(entry.strip(), strict=False)
+        return v
 
     @field_validator("RATE_PLAYERS", "RATE_LOBBIES", "RATE_JOINS", "RATE_MOVES", "RATE_SOCKETS")
     @classmethod

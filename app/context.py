@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 import uuid
 from datetime import datetime
 from typing import Any
@@ -9,6 +10,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import HTTPConnection
 
+from app import metrics
 from app.bus import Bus, MemoryBus, RedisBus, game_channel, lobby_channel
 from app.config import Settings
 from app.db import Database
@@ -17,8 +19,10 @@ from app.guard import base_url
 from app.limits import Limits
 from app.migrate import check_schema
 from app.services.clock import PlayedBy, Timing
+from app.services.errors import Problem
 from app.services.games import Committed, SeatsCache, Snapshot, commit_move, load_snapshot
 from app.hubs import RELOAD, Watchers, encode, event_notice
+from engine.core import IllegalMove
 
 # Seats of started games kept per process; they never change, so the cache is only bounded.
 SEATS_CACHE_SIZE = 10_000
@@ -33,8 +37,10 @@ class Context:
             "max_overflow": settings.DB_POOL_OVERFLOW,
             "pool_timeout": settings.DB_POOL_TIMEOUT,
             "pool_pre_ping": settings.DB_PRE_PING,
+            "poolclass": metrics.MeasuredPool,
         }
         self.db = Database(settings.DATABASE_URL, pool)
+        metrics.watch_pool(self.db.engine)
         self.bus: Bus = (
             RedisBus(settings.REDIS_URL, settings.REDIS_PREFIX, timeout=settings.REDIS_TIMEOUT)
             if settings.REDIS_URL
@@ -78,11 +84,18 @@ class Context:
         the bus, which publishes in the background and never holds the move up."""
         if len(self._seats) > SEATS_CACHE_SIZE:
             self._seats.clear()
-        committed = await commit_move(
-            self.db, game_id, seat, move, expect_version,
-            timing=self.timing, played_by=played_by, seats_cache=self._seats,
-            known=known or self.watchers.snapshot(game_id),
-        )
+        # A person's move is timed from its request or message; a bot's from now, when due.
+        received = (played_by == "person" and metrics.RECEIVED.get()) or time.perf_counter()
+        known = known or self.watchers.snapshot(game_id)
+        try:
+            committed = await commit_move(
+                self.db, game_id, seat, move, expect_version,
+                timing=self.timing, played_by=played_by, seats_cache=self._seats, known=known,
+            )
+        except (IllegalMove, Problem) as exc:
+            metrics.move_refused(known.kind if known else "unknown", exc)
+            raise
+        metrics.move_committed(committed.kind, played_by, game_id, committed.version, received)
         self.watchers.committed(game_id, committed)
         self.bus.publish_soon(game_channel(game_id), str(committed.version))
         self.deadlines.schedule(game_id, committed.due_at)

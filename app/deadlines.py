@@ -17,12 +17,14 @@ stopped instance's games and deadlines set before a restart are picked up.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from sqlalchemy import select, update
 
+from app import logs, metrics
 from app.bots import bot_move
 from app.models import Game, Lobby, now
 from app.services.errors import StaleVersion
@@ -101,7 +103,10 @@ class Deadlines:
         if game_id in self._running:
             self._again.add(game_id)
         else:
-            self._running[game_id] = asyncio.create_task(self._run(game_id), name=f"due {game_id}")
+            # A context of its own: not that of the request whose move set the timer.
+            self._running[game_id] = asyncio.create_task(
+                self._run(game_id), name=f"due {game_id}", context=contextvars.Context()
+            )
 
     async def _poll(self, every: float) -> None:
         while True:
@@ -131,6 +136,7 @@ class Deadlines:
             await self._close_lobby(lobby_id)
 
     async def _run(self, game_id: str) -> None:
+        logs.bind(game_id=game_id)
         try:
             while True:
                 self._again.discard(game_id)
@@ -160,6 +166,7 @@ class Deadlines:
         if snap.version != claimed:
             return  # a move came in meanwhile and set the next deadline itself
         due = snap.due(now(), ctx.timing)
+        metrics.deadline_acted(due)
         if due is None:
             await self._release(snap, lease)
         elif due.action == "abort":
@@ -169,7 +176,8 @@ class Deadlines:
         else:
             assert due.seat is not None
             try:
-                move = bot_move(snap, due.seat)
+                with metrics.bot_turn(snap.kind):
+                    move = bot_move(snap, due.seat)
                 await ctx.move(game_id, due.seat, move, snap.version, due.played_by, known=snap)
             except StaleVersion:
                 pass  # someone moved first; that move set the next deadline
@@ -198,4 +206,5 @@ class Deadlines:
                 .execution_options(synchronize_session=False)
             )
         if result.rowcount == 1:
+            metrics.DEADLINES.labels("lobby_closed").inc()
             await self.ctx.lobby_changed(lobby_id)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import dataclasses
 import json
 import logging
@@ -29,6 +30,7 @@ import orjson
 from fastapi import WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketState
 
+from app import metrics
 from app.bus import RESYNC, game_channel, lobby_channel
 from app.patch import make_patch
 from app.services import lobbies
@@ -162,6 +164,7 @@ class Connection(Socket):
                     continue
             self.view, self.version = frame.view, frame.version
             await self.send_text(text)
+            metrics.sent(hub.game_id, self.version)
 
 
 class Frame:
@@ -202,7 +205,9 @@ class GameHub:
         self._frames: dict[int | None, Frame] = {}
         self._kick = asyncio.Event()
         self._resync = False
-        self.task = asyncio.create_task(self._run(), name=f"game hub {game_id}")
+        # A context of its own: the request that happened to start it is not its.
+        self.task = asyncio.create_task(self._run(), name=f"game hub {game_id}",
+                                        context=contextvars.Context())
 
     def frame(self, seat: int | None) -> Frame:
         frame = self._frames.get(seat)
@@ -334,7 +339,8 @@ class LobbyHub:
         self.loaded = asyncio.Event()
         self._rendered: dict[tuple, str] = {}
         self._kick = asyncio.Event()
-        self.task = asyncio.create_task(self._run(), name=f"lobby hub {lobby_id}")
+        self.task = asyncio.create_task(self._run(), name=f"lobby hub {lobby_id}",
+                                        context=contextvars.Context())
 
     def reload(self) -> None:
         self._kick.set()

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from app import metrics
+
 if TYPE_CHECKING:
     from app.config import Settings
 
@@ -79,6 +81,7 @@ class Buckets:
         levels = {key: self._level(key, now) for key in keys}
         short = [1 - level for level in levels.values() if level < 1]
         if short:
+            metrics.LIMITED.labels(self.what).inc()
             raise RateLimited(self.what, max(short) * self.rate.seconds / self.rate.count)
         for key, level in levels.items():
             self._levels[key] = (level - 1, now)
@@ -122,6 +125,7 @@ class Limits:
         held = [("address", address)] + ([("player", player)] if player else [])
         for kind, key in held:
             if self._open[kind, key] >= self.max_sockets[kind]:
+                metrics.LIMITED.labels(f"open sockets per {kind}").inc()
                 cap = self.max_sockets[kind]
                 raise TooManySockets(f"At most {cap} open sockets per {kind}; close one first.")
         self._open.update(held)

@@ -18,7 +18,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app import guard, pages
+from app import guard, logs, metrics, pages
 from app.api.routes import admin, games, health, lobbies, players
 from app.collector import collecting
 from app.config import Settings
@@ -59,6 +59,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 yield
         finally:
             await ctx.close()
+            metrics.process_ended()
 
     app = FastAPI(
         title="Campground",
@@ -91,9 +92,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return EscapedJSONResponse({"detail": jsonable_encoder(exc.errors())}, status_code=422)
 
     guard.install(app, settings)
+    # Added last, so it runs first: every line of the request carries its id.
+    app.add_middleware(logs.RequestContext, settings=settings)
     for router in (
         players.router, games.router, lobbies.router, admin.router, health.router, ws_router,
-        pages.router,
+        metrics.router, pages.router,
     ):
         app.include_router(router)
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from app import guard
+from app import guard, logs, metrics
 from app.hubs import Connection, GameHub, LobbyConnection, LobbyHub, Refused, Socket, serve
 from app.services import chat, players
 from app.services.errors import Problem, StaleVersion
@@ -32,6 +32,7 @@ def _ctx(ws: WebSocket) -> Context:
 
 async def _player_id(ctx: Context, ws: WebSocket) -> str | None:
     player = await players.by_token(ctx.db, guard.socket_token(ws))
+    logs.bind(player_id=player.id if player else None)
     return player.id if player else None
 
 
@@ -46,6 +47,7 @@ async def _read(ws: WebSocket, conn: Socket, handle: Callable[[Any], Awaitable[N
             received = await ws.receive()
             if received["type"] == "websocket.disconnect":
                 return
+            metrics.received_now()
             if guard.PARSED in received:
                 message = received[guard.PARSED]
             else:
@@ -83,6 +85,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         await ws.close(code=4404, reason=exc.detail)
         return
     except Refused as exc:
+        metrics.LIMITED.labels("sockets per game or instance").inc()
         await ws.close(code=TRY_AGAIN_LATER, reason=str(exc))
         return
     assert conn is not None
@@ -90,10 +93,13 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     async def handle(message: Any) -> None:
         await _handle(ctx, hub, conn, game_id, message)
 
+    sockets = metrics.SOCKETS.labels("spectator" if conn.seat is None else "player")
+    sockets.inc()
     try:
         await serve(lambda: _read(ws, conn, handle), lambda: conn.write_updates(hub))
     finally:
         ctx.watchers.leave_game(game_id, conn)
+        sockets.dec()
 
 
 async def _handle(ctx: Context, hub: GameHub, conn: Connection, game_id: str, message: Any) -> None:
@@ -193,13 +199,16 @@ async def lobby_socket(ws: WebSocket, lobby_id: str) -> None:
         await ws.close(code=4000 + exc.status, reason=exc.detail)
         return
     except Refused as exc:
+        metrics.LIMITED.labels("sockets per game or instance").inc()
         await ws.close(code=TRY_AGAIN_LATER, reason=str(exc))
         return
 
     async def handle(message: Any) -> None:
         await _lobby_chat(ctx, hub, conn, lobby_id, message)
 
+    metrics.SOCKETS.labels("lobby").inc()
     try:
         await serve(lambda: _read(ws, conn, handle), lambda: conn.write_updates(hub))
     finally:
         ctx.watchers.leave_lobby(lobby_id, conn)
+        metrics.SOCKETS.labels("lobby").dec()

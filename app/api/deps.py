@@ -10,6 +10,7 @@ from fastapi import Depends, HTTPException, Request, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import logs
 from app.context import Context
 from app.guard import client_address
 from app.models import Player
@@ -46,7 +47,9 @@ async def get_optional_player(
     token = credentials.credentials if credentials else request.cookies.get(players.COOKIE)
     # A connection of its own, handed back before the route runs: the route may need the
     # pool's connection for its own work.
-    return await players.by_token(ctx.db, token)
+    player = await players.by_token(ctx.db, token)
+    logs.bind(player_id=player.id if player else None)
+    return player
 
 
 OptionalPlayer = Annotated[Player | None, Depends(get_optional_player)]

@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import metrics
 from app.db import Database, storable
 from app.models import ChatMessage, Player, now
 from app.services.errors import Problem
@@ -21,6 +22,7 @@ HISTORY = 100
 
 class TooFast(Problem):
     def __init__(self, retry_after: float) -> None:
+        metrics.LIMITED.labels("chat messages").inc()
         seconds = int(WINDOW.total_seconds())
         super().__init__(429, f"Slow down: at most {RATE} messages every {seconds} seconds.")
         self.retry_after = max(1, math.ceil(retry_after))
