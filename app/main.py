@@ -19,7 +19,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app import guard, logs, metrics, pages
-from app.api.routes import admin, games, health, lobbies, players
+from app.api.routes import admin, games, health, lobbies, moderation, players
 from app.collector import collecting
 from app.config import Settings
 from app.context import Context
@@ -95,8 +95,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Added last, so it runs first: every line of the request carries its id.
     app.add_middleware(logs.RequestContext, settings=settings)
     for router in (
-        players.router, games.router, lobbies.router, admin.router, health.router, ws_router,
-        metrics.router, pages.router,
+        players.router, games.router, lobbies.router, admin.router, moderation.router,
+        health.router, ws_router, metrics.router, pages.router,
     ):
         app.include_router(router)
 

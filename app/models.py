@@ -132,3 +132,29 @@ class ChatMessage(Base):
     created_at: Mapped[datetime] = mapped_column(default=now)
 
     __table_args__ = (Index("ix_chat_messages_player_id_created_at", "player_id", "created_at"),)
+
+
+class AdminAction(Base):
+    """One change an admin made, kept for good: who (the name they gave, their address),
+    what (``action`` on ``target``, with ``details``) and when."""
+
+    __tablename__ = "admin_actions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    at: Mapped[datetime] = mapped_column(default=now, index=True)
+    actor: Mapped[str] = mapped_column(String(64))
+    address: Mapped[str] = mapped_column(String(64))
+    request_id: Mapped[str | None] = mapped_column(String(64))
+    action: Mapped[str] = mapped_column(String(32), index=True)
+    target: Mapped[str] = mapped_column(String(64))
+    details: Mapped[dict[str, Any]] = mapped_column(default=dict)
+
+
+class ChatMute(Base):
+    """A player who may not chat until ``until``."""
+
+    __tablename__ = "chat_mutes"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    until: Mapped[datetime]
+    reason: Mapped[str | None] = mapped_column(String(200))

@@ -217,6 +217,7 @@ class Rename(PlayerCreate):
 
 class ChatLine(BaseModel):
     type: str = Field(default="chat", description="always chat, as on the sockets")
+    id: int = Field(description="the line's number, for a moderator to remove it by")
     seat: int = Field(description="the writer's seat")
     name: str = Field(description="the writer's name when they wrote")
     text: str = Field(description="1 to 300 characters; plain text, never HTML")
@@ -248,3 +249,57 @@ class AdminOverdue(BaseModel):
 class AdminClocks(BaseModel):
     away: list[AdminAwaySeat]
     overdue: list[AdminOverdue]
+
+
+class AdminChatRemoved(BaseModel):
+    id: int
+    game_id: str | None
+    lobby_id: str | None
+    player_id: str
+    name: str
+    text: str = Field(description="what the line said")
+    at: Timestamp
+
+    model_config = {"json_schema_extra": {"examples": [{
+        "id": 42, "game_id": "6f1c0d6c2a2d4f0e9a3b8e2f1c0d6c2a", "lobby_id": None,
+        "player_id": "0b8e2f1c0d6c2a2d4f0e9a3b8e2f1c0d", "name": "Ana", "text": "...",
+        "at": "2026-12-02T10:15:00Z",
+    }]}}
+
+
+class MuteRequest(BaseModel):
+    minutes: int = Field(ge=1, le=525_600, description="how long: 1 minute to a year")
+    reason: str | None = Field(default=None, max_length=200, description="kept in the audit log")
+
+    model_config = {"json_schema_extra": {"examples": [{"minutes": 60, "reason": "insults"}]}}
+
+
+class AdminMute(BaseModel):
+    player_id: str
+    name: str
+    muted_until: Timestamp | None = Field(description="null: may chat")
+    reason: str | None = None
+
+    model_config = {"json_schema_extra": {"examples": [{
+        "player_id": "0b8e2f1c0d6c2a2d4f0e9a3b8e2f1c0d", "name": "Ana",
+        "muted_until": "2026-12-02T11:15:00Z", "reason": "insults",
+    }]}}
+
+
+class AdminAuditEntry(BaseModel):
+    id: int
+    at: Timestamp
+    actor: str = Field(description="the name the admin gave in X-Admin-Name, else `admin`")
+    address: str = Field(description="where the admin's request came from")
+    request_id: str | None
+    action: str = Field(description="game.abort, chat.delete, player.mute or player.unmute")
+    target: str = Field(description="the game, chat line or player acted on")
+    details: dict[str, Any]
+
+    model_config = {"json_schema_extra": {"examples": [{
+        "id": 7, "at": "2026-12-02T10:16:00Z", "actor": "sam", "address": "10.0.0.5",
+        "request_id": "3f9a0c1e2b4d4c6e8f0a1b2c3d4e5f60", "action": "chat.delete",
+        "target": "42", "details": {"game_id": "6f1c0d6c2a2d4f0e9a3b8e2f1c0d6c2a",
+                                    "player_id": "0b8e2f1c0d6c2a2d4f0e9a3b8e2f1c0d",
+                                    "text": "..."},
+    }]}}

@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import metrics
 from app.db import Database, storable
 from app.models import ChatMessage, Player, now
+from app.services import moderation
 from app.services.errors import Problem
 
 MAX_CHARS = 300
@@ -49,6 +50,7 @@ def event(row: ChatMessage) -> dict[str, Any]:
     """The line as every socket at the table receives it."""
     return {
         "type": "chat",
+        "id": row.id,
         "seat": row.seat,
         "name": row.name,
         "text": row.text,
@@ -75,6 +77,10 @@ async def post(
             select(Player.name).where(Player.id == player_id).with_for_update()
         )
         at = now()
+        until = await moderation.muted_until(session, player_id, at)
+        if until is not None:
+            raise Problem(403, f"A moderator muted you in chat until {until:%H:%M} UTC "
+                          f"on {until.day} {until:%B}.")
         recent, oldest = (await session.execute(
             select(func.count(), func.min(ChatMessage.created_at))
             .where(ChatMessage.player_id == player_id, ChatMessage.created_at > at - WINDOW)

@@ -30,8 +30,10 @@ export function chatPanel({ historyPath, send }) {
 
   const key = (line) => `${line.at}|${line.seat}|${line.text}`;
   const draw = () => {
-    const shown = lines.map((line) => h("li", { "data-testid": "chat-line" },
-      h("strong", {}, line.name), " ", h("span", { class: "chat-text" }, line.text)));
+    // A moderator's line (no seat) reads apart from the players'.
+    const shown = lines.map((line) => h("li", {
+      "data-testid": "chat-line", class: line.seat === null ? "chat-moderator" : "",
+    }, h("strong", {}, line.name), " ", h("span", { class: "chat-text" }, line.text)));
     if (!shown.length) shown.push(h("li", { class: "muted" }, "No messages yet."));
     fill(list, shown);
     list.scrollTop = list.scrollHeight;
@@ -39,6 +41,9 @@ export function chatPanel({ historyPath, send }) {
   const add = (line) => {
     if (seen.has(key(line))) return;
     seen.add(key(line));
+    // A moderator removed the line numbered `removes`.
+    const removed = lines.findIndex((other) => line.removes != null && other.id === line.removes);
+    if (removed >= 0) lines.splice(removed, 1);
     lines.push(line);
     lines.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
     draw();

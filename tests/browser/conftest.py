@@ -29,6 +29,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 PROJECT = Path(__file__).resolve().parents[2]
+ADMIN_TOKEN = "admin-token-for-browser-tests"
 
 
 def pytest_collection_modifyitems(items):
@@ -63,6 +64,7 @@ def server_url(tmp_path_factory) -> str:
     migration.shutdown()
     port = _free_port()
     env = {**os.environ, "DATABASE_URL": url, "BOT_DELAY": "0", "PUBLIC_URL": f"http://127.0.0.1:{port}",
+           "ADMIN_TOKEN": ADMIN_TOKEN,
            # Every page comes from 127.0.0.1: allow far more than one person needs.
            "RATE_PLAYERS": "10000/60", "RATE_SOCKETS": "10000/60", "RATE_MOVES": "10000/60",
            "RATE_LOBBIES": "10000/60", "RATE_JOINS": "10000/60", "MAX_SOCKETS_PER_ADDRESS": "100000"}

@@ -1,12 +1,16 @@
 """Admin inspection (bearer ``ADMIN_TOKEN``): games, full state, move log, replay, abort,
 away seats and overdue deadlines."""
 
-from fastapi import APIRouter, Query
+from datetime import datetime
+from typing import Literal
+
+from fastapi import APIRouter, Query, Request
 from sqlalchemy import select
 
 from app.api.deps import AdminDep, ContextDep, SessionDep
+from app.api.routes.moderation import ADMIN_NAME, actor
 from app.db import storable
-from app.models import Game, Move, now
+from app.models import Game, Lobby, Move, Seat, now
 from app.schemas import (
     AdminAwaySeat,
     AdminClocks,
@@ -23,6 +27,7 @@ from app.schemas import (
 from app.services.errors import Problem
 from app.services.clock import Clock
 from app.services.games import abort_game, replay, table_seats
+from app.services.moderation import record
 
 router = APIRouter(
     prefix="/api/admin",
@@ -56,11 +61,33 @@ def _summary(row: Game, players: list[TableSeat]) -> dict:
     }
 
 
-@router.get("/games", summary="Every game", description="Newest first, at most `limit`.")
+@router.get(
+    "/games",
+    summary="Games, filtered",
+    description="Newest first, at most `limit`: of one `kind`, in one `status`, where one "
+    "`player` has a seat, started `since` a time; any of them, or none for every game.",
+)
 async def list_games(
-    session: SessionDep, limit: int = Query(100, ge=1, le=1000)
+    session: SessionDep,
+    kind: str | None = Query(None, examples=["hike"]),
+    status: Literal["active", "finished", "aborted"] | None = Query(None, examples=["active"]),
+    player: str | None = Query(None, description="a player's id", max_length=64),
+    since: datetime | None = Query(None, description="started at or after",
+                                   examples=["2026-12-01T00:00:00Z"]),
+    limit: int = Query(100, ge=1, le=1000),
 ) -> list[AdminGameSummary]:
-    rows = await session.scalars(select(Game).order_by(Game.created_at.desc()).limit(limit))
+    query = select(Game).order_by(Game.created_at.desc()).limit(limit)
+    if kind:
+        query = query.where(Game.kind == kind)
+    if status:
+        query = query.where(Game.status == status)
+    if player:
+        seated = select(Lobby.game_id).join(Seat, Seat.lobby_id == Lobby.id).where(
+            Seat.player_id == player, Lobby.game_id.is_not(None))
+        query = query.where(Game.id.in_(seated))
+    if since:
+        query = query.where(Game.created_at >= since)
+    rows = await session.scalars(query)
     return [AdminGameSummary(**_summary(r, await _players(session, r.id))) for r in rows.all()]
 
 
@@ -105,16 +132,19 @@ async def state_at(game_id: str, session: SessionDep, at: int = Query(ge=0)) -> 
     description="An active game stops for good; its seed is revealed. 409 if it already ended.",
     responses={409: {"model": ErrorBody}},
 )
-async def abort(game_id: str, ctx: ContextDep) -> AdminGameSummary:
+async def abort(
+    game_id: str, ctx: ContextDep, request: Request, x_admin_name: str | None = ADMIN_NAME
+) -> AdminGameSummary:
     async with ctx.db.session() as session:
         await _game(session, game_id)
     if not await abort_game(ctx.db, game_id):
         async with ctx.db.session() as session:
             row = await _game(session, game_id)
         raise Problem(409, f"The game is already {row.status}.")
-    async with ctx.db.session() as session:
+    async with ctx.db.writing() as session:
         row = await _game(session, game_id)
         summary = AdminGameSummary(**_summary(row, await _players(session, game_id)))
+        record(session, actor(request, x_admin_name), "game.abort", game_id, version=row.version)
     await ctx.game_changed(game_id, row.version)
     return summary
 
