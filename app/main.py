@@ -18,7 +18,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app import guard, logs, metrics, pages
+from app import guard, logs, metrics, openapi, pages
 from app.api.routes import admin, games, health, lobbies, moderation, players
 from app.collector import collecting
 from app.config import Settings
@@ -100,6 +100,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ):
         app.include_router(router)
 
+    openapi.install(app)
     index = settings.STATIC_DIR / "index.html"
 
     async def page() -> FileResponse:

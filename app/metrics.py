@@ -242,6 +242,7 @@ router = APIRouter(tags=["operations"])
         200: {"content": {CONTENT_TYPE_LATEST: {"example": "campground_moves_committed_total"
               "{game=\"hike\",played_by=\"person\"} 12.0\n"}}, "description": "the metrics"},
         403: {"description": "not an allowed address, and no admin token"},
+        503: {"description": "busy: no database connection came free within DB_POOL_TIMEOUT"},
     },
 )
 async def scrape(request: Request) -> Response:

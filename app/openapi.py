@@ -1,0 +1,84 @@
+"""The refusals that come from between the network and the routes, written into OpenAPI on
+every operation that can give them: 403 for a cross-site request and 413 for a body too large
+(the guard, on every call that changes something), 429 beyond a rate (the routes with a rate
+limit), 503 when no database connection comes free in time (every route that uses one)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.dependencies.models import Dependant
+from fastapi.openapi.utils import get_openapi
+from fastapi.routing import APIRoute, iter_route_contexts
+
+from app.api.deps import get_context
+
+ERROR = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
+RETRY_AFTER = {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}}
+CROSS_SITE = (
+    "cross-site request refused: a browser page of another site, without a bearer token"
+)
+REFUSALS: dict[str, dict[str, Any]] = {
+    "413": {"description": "the body is over MAX_BODY_BYTES", "content": ERROR},
+    "429": {"description": "too many calls: see Retry-After", "content": ERROR,
+            "headers": RETRY_AFTER},
+    "503": {"description": "busy: no database connection came free within DB_POOL_TIMEOUT; "
+            "try again after Retry-After", "content": ERROR, "headers": RETRY_AFTER},
+}
+CHANGES = {"post", "put", "patch", "delete"}
+
+
+def _calls(dependant: Dependant) -> Iterator[Callable[..., Any]]:
+    for sub in dependant.dependencies:
+        if sub.call is not None:
+            yield sub.call
+        yield from _calls(sub)
+
+
+def refusals(route: Any, method: str) -> list[str]:
+    """The status codes ``route`` can answer before or around its own work."""
+    calls = list(_calls(route.dependant))
+    codes = ["403", "413"] if method in CHANGES else []
+    if any(getattr(call, "__qualname__", "").startswith("rate_limit.") for call in calls):
+        codes.append("429")
+    if get_context in calls:
+        codes.append("503")
+    return codes
+
+
+def _add(operation: dict[str, Any], code: str) -> None:
+    responses = operation.setdefault("responses", {})
+    if code == "403":
+        given = responses.get("403")
+        if given is None:
+            responses["403"] = {"description": CROSS_SITE, "content": ERROR}
+        elif CROSS_SITE not in given["description"]:
+            given["description"] = f"{given['description']}; or {CROSS_SITE}"
+    elif code in responses:
+        if "headers" in REFUSALS[code]:
+            responses[code].setdefault("headers", REFUSALS[code]["headers"])
+    else:
+        responses[code] = dict(REFUSALS[code])
+
+
+def install(app: FastAPI) -> None:
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = get_openapi(
+                title=app.title, version=app.version, summary=app.summary,
+                description=app.description, routes=app.routes,
+            )
+            for route in iter_route_contexts(app.routes):
+                if not isinstance(route.original_route, APIRoute) or not route.include_in_schema:
+                    continue
+                for method in route.methods:
+                    operation = schema["paths"][route.path_format].get(method.lower())
+                    if operation is not None:
+                        for code in refusals(route, method.lower()):
+                            _add(operation, code)
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi
