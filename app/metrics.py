@@ -247,7 +247,8 @@ router = APIRouter(tags=["operations"])
 )
 async def scrape(request: Request) -> Response:
     if not _allowed(request):
-        detail = "Metrics are for the operator: an allowed address (METRICS_ALLOW) or the admin token."
+        detail = ("Metrics are for the operator: an allowed address (METRICS_ALLOW) or the "
+                  "admin token.")
         return JSONResponse({"detail": detail}, status_code=403)
     ctx = request.app.state.ctx
     REDIS_UP.set(1 if ctx.settings.REDIS_URL and ctx.bus.healthy else 0)

@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import delete, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db import Database
+from app.db import Database, storable
 from app.models import AdminAction, ChatMessage, ChatMute, Game, Lobby, Player, Seat, now
 from app.services.errors import Problem
 
@@ -82,7 +82,7 @@ async def remove_line(db: Database, message_id: int, actor: Actor) -> dict[str, 
 
 
 async def _player(session: AsyncSession, player_id: str) -> Player:
-    player = await session.get(Player, player_id)
+    player = await session.get(Player, player_id) if storable(player_id) else None
     if player is None:
         raise Problem(404, "No such player.")
     return player

@@ -76,6 +76,8 @@ async def list_games(
                                    examples=["2026-12-01T00:00:00Z"]),
     limit: int = Query(100, ge=1, le=1000),
 ) -> list[AdminGameSummary]:
+    if not all(storable(text) for text in (kind or "", player or "")):
+        return []
     query = select(Game).order_by(Game.created_at.desc()).limit(limit)
     if kind:
         query = query.where(Game.kind == kind)

@@ -7,8 +7,9 @@ from fastapi import APIRouter, Header, Path, Query, Request
 
 from app import logs
 from app.api.deps import AdminDep, ContextDep, SessionDep
+from app.db import storable
 from app.guard import client_address
-from app.schemas import AdminAuditEntry, AdminChatRemoved, AdminMute, ErrorBody, MuteRequest
+from app.schemas import UNREADABLE_BODY, AdminAuditEntry, AdminChatRemoved, AdminMute, ErrorBody, MuteRequest
 from app.services import moderation
 from app.services.moderation import Actor
 
@@ -19,6 +20,8 @@ router = APIRouter(
     responses={401: {"model": ErrorBody}, 404: {"model": ErrorBody}},
 )
 
+# Ids are 32-bit integers in the database.
+MAX_ID = 2**31 - 1
 ADMIN_NAME = Header(
     None, max_length=64, description="who is acting, for the audit log (default `admin`)",
     examples=["sam"],
@@ -39,7 +42,7 @@ def actor(request: Request, name: str | None) -> Actor:
     "with `removes: <id>`, and the line is gone from the history. The audit log keeps its text.",
 )
 async def remove_chat_line(
-    ctx: ContextDep, request: Request, message_id: int = Path(examples=[42]),
+    ctx: ContextDep, request: Request, message_id: int = Path(ge=1, le=MAX_ID, examples=[42]),
     x_admin_name: str | None = ADMIN_NAME,
 ) -> AdminChatRemoved:
     removed = await moderation.remove_line(ctx.db, message_id, actor(request, x_admin_name))
@@ -66,6 +69,7 @@ async def _tell_tables(ctx: ContextDep, player_id: str, text: str) -> None:
     description="The player cannot write in any chat for `minutes` (the socket answers their "
     "lines with an error saying until when); a mute given again replaces the last. "
     "Every active game and open lobby where they sit is sent a moderator's line saying so.",
+    responses=UNREADABLE_BODY,
 )
 async def mute_player(
     player_id: str, body: MuteRequest, ctx: ContextDep, request: Request,
@@ -105,9 +109,13 @@ async def audit_log(
     session: SessionDep,
     action: str | None = Query(None, examples=["chat.delete"]),
     since: datetime | None = Query(None, examples=["2026-12-01T00:00:00Z"]),
-    before: int | None = Query(None, ge=1, description="only entries older than this id"),
+    before: int | None = Query(
+        None, ge=1, le=MAX_ID, description="only entries older than this id"
+    ),
     limit: int = Query(100, ge=1, le=1000),
 ) -> list[AdminAuditEntry]:
+    if action and not storable(action):
+        return []
     rows = await moderation.audit(session, action=action, since=since, before=before, limit=limit)
     return [
         AdminAuditEntry(
