@@ -9,7 +9,9 @@ PORT ?= 8000
 # The uv that installs the lock; uv.lock pins the same version for the dev tools (a test checks).
 UV_VERSION := 0.13.9
 # Installs go into .venv, whose pip stays (--inexact); a lock older than pyproject.toml fails.
-SYNC := $(BIN)/uv sync --locked --inexact --python $(BIN)/python
+# Compiled at install: a process that finds no .pyc compiles every module it imports, and
+# the tests start many.
+SYNC := $(BIN)/uv sync --locked --inexact --compile-bytecode --python $(BIN)/python
 # Test processes in parallel (pytest-xdist): one per core, or TEST_WORKERS.
 TEST_WORKERS ?= auto
 
@@ -36,8 +38,10 @@ serve: $(VENV)/.installed
 migrate: $(VENV)/.installed
 	$(BIN)/campground migrate
 
+# Bytecode is written even where the environment says not to (PYTHONDONTWRITEBYTECODE): every
+# test process and server would otherwise compile the project and the tests afresh.
 test: $(VENV)/.dev-installed
-	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --durations=15 $(PYTEST_ARGS)
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --durations=15 $(PYTEST_ARGS)
 
 # Re-resolve uv.lock from pyproject.toml, keeping every pin that still fits.
 lock: | $(BIN)/uv

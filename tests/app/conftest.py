@@ -11,6 +11,7 @@ import os
 import shutil
 import socket
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -200,7 +201,9 @@ class LiveServer:
 
     def start(self) -> LiveServer:
         self.thread.start()
-        for _ in range(500):
+        # Generous: with the suite's workers on a busy machine a start can take seconds.
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
             if self.server.started or not self.thread.is_alive():
                 break
             threading.Event().wait(0.01)

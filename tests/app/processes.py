@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -44,7 +45,9 @@ class ProcessServer(LiveServer):
 
     def start(self) -> ProcessServer:
         with httpx.Client(base_url=self.url, timeout=1) as client:
-            for _ in range(300):
+            # Generous: with the suite's workers on a busy machine a start can take seconds.
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
                 if self.process.poll() is not None:
                     break
                 try:

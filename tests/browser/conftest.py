@@ -74,7 +74,7 @@ def server_url(tmp_path_factory) -> str:
         cwd=PROJECT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90
     while True:
         try:
             with urllib.request.urlopen(f"{base}/api/games", timeout=1):
