@@ -12,8 +12,9 @@ UV_VERSION := 0.13.9
 # Compiled at install: a process that finds no .pyc compiles every module it imports, and
 # the tests start many.
 SYNC := $(BIN)/uv sync --locked --inexact --compile-bytecode --python $(BIN)/python
-# Test processes in parallel (pytest-xdist): one per core, or TEST_WORKERS.
-TEST_WORKERS ?= auto
+# Test processes in parallel (pytest-xdist); most tests wait on servers and browsers, so more
+# than the cores. TEST_WORKERS=1 runs them one at a time.
+TEST_WORKERS ?= 4
 
 .PHONY: serve test lock upgrade migrate simulate clean
 
