@@ -239,8 +239,10 @@ router = APIRouter(tags=["operations"])
     "`METRICS_ALLOW` (loopback by default) or with the bearer `ADMIN_TOKEN`; 403 otherwise.",
     response_class=Response,
     responses={
-        200: {"content": {CONTENT_TYPE_LATEST: {"example": "campground_moves_committed_total"
-              "{game=\"hike\",played_by=\"person\"} 12.0\n"}}, "description": "the metrics"},
+        200: {"content": {CONTENT_TYPE_LATEST: {
+            "schema": {"type": "string"},
+            "example": 'campground_moves_committed_total{game="hike",played_by="person"} 12.0\n',
+        }}, "description": "the metrics"},
         403: {"description": "not an allowed address, and no admin token"},
         503: {"description": "busy: no database connection came free within DB_POOL_TIMEOUT"},
     },

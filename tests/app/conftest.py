@@ -315,7 +315,8 @@ def documented(live):
     """``documented(response, "POST", "/api/lobbies/{lobby_id}/join")``: asserts that the
     server's /openapi.json lists the response's status code for that operation and that the
     body has the documented shape."""
-    schema = schemathesis.openapi.from_url(f"{live.url}/openapi.json")
+    # Generous: building the document can take seconds on a busy machine.
+    schema = schemathesis.openapi.from_url(f"{live.url}/openapi.json", timeout=60)
 
     def check(response: httpx.Response, method: str, path: str) -> None:
         operation = schema[path][method]

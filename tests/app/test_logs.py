@@ -45,11 +45,11 @@ def json_server(tmp_path, sqlite_template):
     def stop() -> list[str]:
         if server.poll() is None:
             server.terminate()
-            server.wait(20)
+            server.wait(60)
         out.close()
         return (tmp_path / "server.log").read_text().splitlines()
 
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 120
     while True:
         try:
             if httpx.get(f"{base}/api/games", timeout=1).status_code == 200:
@@ -69,8 +69,10 @@ def test_json_lines_carry_the_ids_and_no_secret(json_server):
         ana = http.post("/api/players", json={"name": "Ana"}).json()
         bearer = {"Authorization": f"Bearer {ana['token']}"}
         lobby = http.post("/api/lobbies", json={"game": "hike", "seats": 2}, headers=bearer).json()
-        http.post(f"/api/lobbies/{lobby['id']}/bots", json={"seat": 1, "level": "random"},
-                  headers=bearer)
+        # A person, not a bot: nothing moves between the state read and the move below.
+        ben = http.post("/api/players", json={"name": "Ben"}).json()
+        http.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]},
+                  headers={"Authorization": f"Bearer {ben['token']}"})
         game_id = http.post(f"/api/lobbies/{lobby['id']}/start", headers=bearer).json()["game_id"]
         with connect(f"ws://127.0.0.1:{base.rsplit(':', 1)[1]}/ws/games/{game_id}?token="
                      f"{ana['token']}", open_timeout=10) as ws:

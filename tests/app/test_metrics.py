@@ -168,7 +168,7 @@ def test_several_workers_are_added_up(tmp_path, sqlite_template, redis_url, redi
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120
         while True:
             try:
                 if httpx.get(f"{base}/api/games", timeout=1).status_code == 200:
@@ -204,5 +204,5 @@ def test_several_workers_are_added_up(tmp_path, sqlite_template, redis_url, redi
             assert value(figures, "campground_games_active", game="hike") == 1
     finally:
         server.terminate()
-        server.wait(20)
+        server.wait(60)
         log.close()

@@ -44,7 +44,7 @@ def test_every_change_documents_and_gives_403_and_413(live, documented):
 
 def test_429_is_documented_where_rates_apply(database_url, serve):
     with serve(database_url, RATE_PLAYERS="1/60", RATE_MOVES="1/60") as tight:
-        schema = schemathesis.openapi.from_url(f"{tight.url}/openapi.json")
+        schema = schemathesis.openapi.from_url(f"{tight.url}/openapi.json", timeout=60)
         ana = tight.guest("Ana")
         again = tight.client().post("/api/players", json={"name": "Ben"})
         assert again.status_code == 429
