@@ -36,7 +36,10 @@ POSTGRES_URL = os.environ.get(
 )
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 ADMIN_TOKEN = "admin-secret-for-tests"
-TABLES = ["chat_messages", "moves", "seats", "lobbies", "games", "players"]
+TABLES = [
+    "rating_changes", "ratings", "device_codes", "player_sessions", "chat_messages", "moves",
+    "seats", "lobbies", "games", "players",
+]
 
 
 async def _postgres_error(url: str) -> str | None:

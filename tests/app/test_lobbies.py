@@ -5,7 +5,7 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import event
 
-UNRESERVED = {"reserved_for": None, "reserved_until": None}
+UNRESERVED = {"reserved_for": None, "reserved_until": None, "rating": None}
 
 
 def test_create_lobby_defaults(live):
@@ -92,7 +92,7 @@ def test_private_lobby_is_joined_by_invite_code_only(live):
     assert r.status_code == 200
     joined = r.json()
     assert joined["you"] == 1
-    assert joined["seats"][1]["player"] == {"id": ben.id, "name": "Ben"}
+    assert joined["seats"][1]["player"] == {"id": ben.id, "name": "Ben", "handle": None}
 
 
 def test_joining_again_changes_nothing(live):
@@ -148,7 +148,7 @@ def test_public_listing_shows_open_public_lobbies_newest_first(live):
     for lobby in listed:
         if lobby["id"] in ours:
             assert lobby == live.client().get(f"/api/lobbies/{lobby['id']}").json()
-            assert lobby["seats"][0]["player"] == {"id": ana.id, "name": "Ana"}
+            assert lobby["seats"][0]["player"] == {"id": ana.id, "name": "Ana", "handle": None}
 
 
 def test_invite_code_is_shown_to_members_only(live):
