@@ -96,7 +96,7 @@ def profile_page(found: Profile) -> str:
            else '<p class="empty">None yet: rated tables are started by signed-in hosts.</p>')
         + "</section>"
     )
-    return _layout(f"{found.handle}", body)
+    return _layout(found.handle, body, "accounts")
 
 
 def leaderboard_page(board: Leaderboard, offset: int) -> str:
@@ -124,7 +124,7 @@ def leaderboard_page(board: Leaderboard, offset: int) -> str:
         + (f'<p class="pager">{" · ".join(pager)}</p>' if pager else "")
         + f'<p class="small">Other games: {others}</p></section>'
     )
-    return _layout(f"{board.title} leaderboard", body)
+    return _layout(f"{board.title} leaderboard", body, "accounts")
 
 
 
