@@ -4,18 +4,28 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.schemas import RatingShown, Timestamp
 from app.services import accounts
 
 
-class AccountCreate(BaseModel):
+class Credentials(BaseModel):
+    """A body that carries a secret: nothing else in it, and small."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+LONGEST = accounts.PASSWORD_CHARS[1]
+
+
+class AccountCreate(Credentials):
     handle: str = Field(
+        max_length=64,
         description="3 to 24 letters (a-z, A-Z), digits, _ or -; unique whatever the case; "
-        "shown on the profile"
+        "shown on the profile",
     )
-    password: str = Field(description="8 to 128 characters")
+    password: str = Field(max_length=LONGEST, description="8 to 128 characters")
 
     @field_validator("handle")
     @classmethod
@@ -28,14 +38,14 @@ class AccountCreate(BaseModel):
         return accounts.check_password(v)
 
 
-class SignIn(BaseModel):
+class SignIn(Credentials):
     handle: str = Field(max_length=64, description="the handle, in any case")
-    password: str = Field(max_length=accounts.PASSWORD_CHARS[1])
+    password: str = Field(max_length=LONGEST)
 
 
-class PasswordChange(BaseModel):
-    password: str = Field(max_length=accounts.PASSWORD_CHARS[1], description="the current one")
-    new_password: str = Field(description="8 to 128 characters")
+class PasswordChange(Credentials):
+    password: str = Field(max_length=LONGEST, description="the current one")
+    new_password: str = Field(max_length=LONGEST, description="8 to 128 characters")
 
     @field_validator("new_password")
     @classmethod
@@ -70,7 +80,7 @@ class DeviceCodeOut(BaseModel):
     expires_at: Timestamp
 
 
-class DeviceCodeRedeem(BaseModel):
+class DeviceCodeRedeem(Credentials):
     code: str = Field(max_length=32, description="case, spaces and dashes do not matter")
 
 

@@ -266,6 +266,14 @@ async def redeem_device_code(db: Database, code: str, device: str) -> SignedIn:
     return await new_session(db, player, "device code", device)
 
 
+async def known(db: Database, player_id: str) -> Player:
+    async with db.session() as session:
+        player = await session.get(Player, player_id) if storable(player_id) else None
+    if player is None:
+        raise Problem(404, "No such player.")
+    return player
+
+
 async def suspend(db: Database, player_id: str, suspended: bool) -> Player:
     async with db.writing() as session:
         player = await session.get(Player, player_id) if storable(player_id) else None

@@ -24,6 +24,25 @@ function field(label, attrs) {
   return [input, h("div", { class: "field" }, h("label", { for: attrs.id }, label), input)];
 }
 
+// A form that sends `call()` on submit, then forgets the cached player and goes to `then`;
+// what goes wrong shows in `error`.
+function signInForm(error, call, then, ...children) {
+  return h("form", {
+    class: "stack",
+    onsubmit: async (event) => {
+      event.preventDefault();
+      error.replaceChildren();
+      try {
+        await call();
+        forgetPlayer();
+        navigate(then, { replace: true });
+      } catch (err) {
+        fill(error, errorBox(err.message));
+      }
+    },
+  }, ...children);
+}
+
 function claimCard(me) {
   const [handle, handleField] = field("Handle", {
     id: "claim-handle", name: "username", autocomplete: "username", minLength: 3, maxLength: 24,
@@ -34,20 +53,8 @@ function claimCard(me) {
     minLength: 8, maxLength: 128, "data-testid": "claim-password",
   });
   const error = h("div");
-  const form = h("form", {
-    class: "stack",
-    onsubmit: async (event) => {
-      event.preventDefault();
-      error.replaceChildren();
-      try {
-        await api("POST", "/api/accounts", { handle: handle.value.trim(), password: password.value });
-        forgetPlayer();
-        navigate("/account", { replace: true });
-      } catch (err) {
-        fill(error, errorBox(err.message));
-      }
-    },
-  },
+  const claim = () => api("POST", "/api/accounts", { handle: handle.value.trim(), password: password.value });
+  const form = signInForm(error, claim, "/account",
   h("p", {}, `Playing as ${me.name}, on this device only. Add a handle and a password to keep your tables, `,
     "seats and games on every device, to get a rating in each game and a profile."),
   handleField, h("small", { class: "muted" }, "3 to 24 letters, digits, _ or -. Shown on your profile."),
@@ -66,20 +73,8 @@ function signInCard(me) {
     maxLength: 128, "data-testid": "sign-in-password",
   });
   const error = h("div");
-  const form = h("form", {
-    class: "stack",
-    onsubmit: async (event) => {
-      event.preventDefault();
-      error.replaceChildren();
-      try {
-        await api("POST", "/api/sessions", { handle: handle.value.trim(), password: password.value });
-        forgetPlayer();
-        navigate("/", { replace: true });
-      } catch (err) {
-        fill(error, errorBox(err.message));
-      }
-    },
-  },
+  const signIn = () => api("POST", "/api/sessions", { handle: handle.value.trim(), password: password.value });
+  const form = signInForm(error, signIn, "/",
   me ? h("p", { class: "notice" }, `Signing in switches this device to that player. ${me.name}'s seats stay with ${me.name}.`) : null,
   handleField, passwordField, error,
   h("button", { type: "submit", class: me ? "" : "primary", "data-testid": "sign-in" }, "Sign in"),

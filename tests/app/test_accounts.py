@@ -79,6 +79,7 @@ def test_handles_are_unique_whatever_their_case(live, documented):
         {"handle": "anaïs", "password": PASSWORD},
         {"handle": "ana", "password": "short"},
         {"handle": "ana", "password": "x" * 129},
+        {"handle": "ana", "password": PASSWORD, "suspended": False},
     ],
 )
 def test_bad_handles_and_passwords_are_422(live, body):

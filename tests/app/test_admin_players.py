@@ -29,6 +29,7 @@ def test_sign_out_all_their_devices(live, documented):
     for client in (ana, phone):
         assert client.get("/api/players/me").status_code == 401
     device(live, ana.handle)
+    assert live.admin().delete("/api/admin/players/nobody/sessions").status_code == 404
 
 
 def test_a_suspended_player_takes_no_seat_and_moves_no_more(database_url, serve, sql, documented):

@@ -15,9 +15,11 @@ def test_create_lobby_defaults(live):
     assert lobby["private"] is True and lobby["status"] == "open" and lobby["game_id"] is None
     assert lobby["host_id"] == ana.id and lobby["you"] == 0
     assert lobby["seats"] == [
-        {"seat": 0, "player": {"id": ana.id, "name": "Ana"}, "bot": None, **UNRESERVED},
+        {"seat": 0, "player": {"id": ana.id, "name": "Ana", "handle": None}, "bot": None,
+         **UNRESERVED},
         {"seat": 1, "player": None, "bot": None, **UNRESERVED},
     ]
+    assert lobby["rated"] is False  # a guest's table
     assert lobby["invite_url"] == f"{live.url}/join/{lobby['invite_code']}"
 
 

@@ -10,6 +10,7 @@ from app.api.deps import (
     Token,
 )
 from app.api.routes.players import give_cookie, take_cookie
+from app.context import Context
 from app.guard import client_address
 from app.schemas import UNREADABLE_BODY, ErrorBody, PlayerCreated, SignedOut, Unprocessable
 from app.schemas_accounts import (
@@ -46,6 +47,15 @@ ByAddress = Depends(by_address)
 
 def _device(request: Request) -> str:
     return accounts.device_label(request.headers.get("user-agent"))
+
+
+def _this_device(
+    ctx: Context, request: Request, response: Response, signed: accounts.SignedIn
+) -> PlayerCreated:
+    """The device is the player now: its token, once, and as the cookie."""
+    give_cookie(ctx, request, response, signed.token)
+    player = signed.player
+    return PlayerCreated(id=player.id, name=player.name, handle=player.handle, token=signed.token)
 
 
 @router.post(
@@ -98,9 +108,7 @@ async def sign_in(
 ) -> PlayerCreated:
     ctx.limits.sign_ins.take(f"handle:{accounts.handle_key(data.handle.strip())}")
     signed = await accounts.sign_in(ctx.db, data.handle.strip(), data.password, _device(request))
-    give_cookie(ctx, request, response, signed.token)
-    player = signed.player
-    return PlayerCreated(id=player.id, name=player.name, handle=player.handle, token=signed.token)
+    return _this_device(ctx, request, response, signed)
 
 
 @router.get(
@@ -191,6 +199,4 @@ async def redeem_device_code(
     data: DeviceCodeRedeem, ctx: ContextDep, request: Request, response: Response
 ) -> PlayerCreated:
     signed = await accounts.redeem_device_code(ctx.db, data.code, _device(request))
-    give_cookie(ctx, request, response, signed.token)
-    player = signed.player
-    return PlayerCreated(id=player.id, name=player.name, handle=player.handle, token=signed.token)
+    return _this_device(ctx, request, response, signed)

@@ -44,6 +44,7 @@ async def look_up(handle: str = Query(max_length=64), *, ctx: ContextDep) -> Adm
     "again with their password.",
 )
 async def sign_out_everywhere(player_id: str, ctx: ContextDep) -> DevicesSignedOut:
+    await accounts.known(ctx.db, player_id)
     return DevicesSignedOut(signed_out=await accounts.sign_out(ctx.db, player_id))
 
 
