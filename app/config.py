@@ -118,6 +118,14 @@ class Settings(BaseSettings):
     RATE_SOCKETS: str = Field(
         default="60/60", description="WebSocket connections per player and address"
     )
+    RATE_SIGN_INS: str = Field(
+        default="10/300",
+        description="sign-in attempts (a password, a device code, a password change) per handle "
+        "or player",
+    )
+    RATE_SIGN_INS_PER_ADDRESS: str = Field(
+        default="60/300", description="sign-in attempts and new sign-ins per address"
+    )
     MAX_OPEN_LOBBIES: int = Field(
         default=10, ge=1, description="open lobbies one player may host at once"
     )
@@ -139,7 +147,10 @@ class Settings(BaseSettings):
                 ipaddress.ip_network(entry.strip(), strict=False)
         return v
 
-    @field_validator("RATE_PLAYERS", "RATE_LOBBIES", "RATE_JOINS", "RATE_MOVES", "RATE_SOCKETS")
+    @field_validator(
+        "RATE_PLAYERS", "RATE_LOBBIES", "RATE_JOINS", "RATE_MOVES", "RATE_SOCKETS",
+        "RATE_SIGN_INS", "RATE_SIGN_INS_PER_ADDRESS",
+    )
     @classmethod
     def _rate(cls, v: str) -> str:
         if v.strip().lower() != "off" and not re.fullmatch(r"\s*[1-9]\d*\s*/\s*\d+(\.\d+)?\s*", v):

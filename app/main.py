@@ -19,7 +19,9 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app import guard, logs, metrics, openapi, pages
-from app.api.routes import admin, games, health, lobbies, moderation, players
+from app.api.routes import (
+    accounts, admin, admin_players, games, health, lobbies, moderation, players, profiles,
+)
 from app.collector import collecting
 from app.config import Settings
 from app.context import Context
@@ -42,7 +44,9 @@ def _freeze_startup() -> None:
     gc.freeze()
 
 
-PAGES = ["/", "/lobbies/{lobby_id}", "/join/{invite_code}", "/games/{game_id}"]
+PAGES = [
+    "/", "/lobbies/{lobby_id}", "/join/{invite_code}", "/games/{game_id}", "/account", "/device",
+]
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -96,7 +100,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(logs.RequestContext, settings=settings)
     for router in (
         players.router, games.router, lobbies.router, admin.router, moderation.router,
-        health.router, ws_router, metrics.router, pages.router,
+        health.router, ws_router, metrics.router, pages.router, accounts.router,
+        profiles.router, profiles.pages, admin_players.router,
     ):
         app.include_router(router)
 

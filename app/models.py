@@ -10,6 +10,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -42,8 +43,15 @@ class Player(Base):
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(32))
-    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    # A guest's one token; None once the player has a sign-in (its devices are sessions).
+    token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(default=now)
+    # A sign-in (``app.services.accounts``): the handle as typed, and folded for uniqueness.
+    handle: Mapped[str | None] = mapped_column(String(24))
+    handle_key: Mapped[str | None] = mapped_column(String(24), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(128))
+    # Set by an admin: the player cannot join or create tables, stand-ins play their seats.
+    suspended_at: Mapped[datetime | None]
 
 
 class Game(Base):
@@ -66,6 +74,8 @@ class Game(Base):
     # Raised whenever a seat's name changes, so cached seats are loaded again.
     seats_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     rematch_lobby_id: Mapped[str | None] = mapped_column(String(32))
+    # Its lobby said "rated": rated at its end if every seat is a signed-in person or a bot.
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
     # The clock: seconds a person has for each move (None: untimed), each acting person's
     # deadline and the seats the bot plays while their person is away (``app.services.clock``).
     turn_seconds: Mapped[int | None] = mapped_column(Integer)
@@ -91,6 +101,7 @@ class Lobby(Base):
     game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id"), unique=True)
     created_at: Mapped[datetime] = mapped_column(default=now, index=True)
     turn_seconds: Mapped[int | None] = mapped_column(Integer)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
     # An open lobby closes by itself at this time; every change moves it later.
     closes_at: Mapped[datetime | None] = mapped_column(index=True)
 
@@ -158,3 +169,67 @@ class ChatMute(Base):
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
     until: Mapped[datetime]
     reason: Mapped[str | None] = mapped_column(String(200))
+
+
+class PlayerSession(Base):
+    """One signed-in device of a player: its token, of which only the hash is kept."""
+
+    __tablename__ = "player_sessions"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    # How the device came in (claimed, sign-in, device code) and what browser it said it was.
+    how: Mapped[str] = mapped_column(String(16))
+    device: Mapped[str] = mapped_column(String(100))
+    created_at: Mapped[datetime] = mapped_column(default=now)
+
+
+class DeviceCode(Base):
+    """A one-time code that makes another device the same player, until ``expires_at``."""
+
+    __tablename__ = "device_codes"
+
+    code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    expires_at: Mapped[datetime] = mapped_column(index=True)
+    created_at: Mapped[datetime] = mapped_column(default=now)
+
+
+class Rating(Base):
+    """A rater's OpenSkill rating in one game: a player's (their id) or a bot level's
+    (``bot:<level>``)."""
+
+    __tablename__ = "ratings"
+
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    rater: Mapped[str] = mapped_column(String(48), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(default=now)
+
+    __table_args__ = (Index("ix_ratings_game_mu", "game", "mu"),)
+
+
+class RatingChange(Base):
+    """What one rated game did to one seat's rating: its place and the rating before and
+    after. A game with these rows has been rated (so never twice)."""
+
+    __tablename__ = "rating_changes"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    rater: Mapped[str] = mapped_column(String(48))
+    place: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(default=now)
+
+    __table_args__ = (
+        Index("ix_rating_changes_rater_created_at", "rater", "created_at"),
+        Index("ix_rating_changes_kind_created_at", "kind", "created_at"),
+    )

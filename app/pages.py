@@ -23,7 +23,9 @@ FACTS = (
 TEXTS = ("text", "basic", "advanced")
 
 
-def _layout(title: str, body: str) -> str:
+def _layout(title: str, body: str, style: str | None = None) -> str:
+    """A page of the site; ``style``: a stylesheet of static/ it needs besides the rules'."""
+    extra = f'\n<link rel="stylesheet" href="/static/{style}.css">' if style else ""
     return f"""<!doctype html>
 <html lang="en">
 <head>
@@ -31,7 +33,7 @@ def _layout(title: str, body: str) -> str:
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{escape(title)} · Campground</title>
 <link rel="stylesheet" href="/static/app.css">
-<link rel="stylesheet" href="/static/rules.css">
+<link rel="stylesheet" href="/static/rules.css">{extra}
 </head>
 <body>
 <header class="site"><a class="brand" href="/">Campground</a>

@@ -53,6 +53,15 @@ class PlayerCreate(BaseModel):
 class PlayerOut(BaseModel):
     id: str
     name: str
+    handle: str | None = Field(
+        default=None, description="the player's sign-in handle (their profile); null for a guest"
+    )
+
+
+class RatingShown(BaseModel):
+    points: int = Field(description="the rating in points: 60 per OpenSkill mu (1500 to start)")
+    provisional: bool = Field(description="still uncertain: too few rated games")
+    games: int = Field(description="rated games played")
 
 
 class SignedOut(BaseModel):
@@ -88,6 +97,12 @@ class LobbyCreate(BaseModel):
     )
     seats: int | None = Field(default=None, description="default: the game's fewest players")
     private: bool = Field(default=True, description="private lobbies are joined by invite code")
+    rated: bool | None = Field(
+        default=None,
+        description="the game counts for ratings (if every seat is a signed-in player or a bot) "
+        "and shows on profiles; default: true for a signed-in host, false for a guest, who "
+        "cannot host a rated table",
+    )
 
 
 class SeatOut(BaseModel):
@@ -98,6 +113,9 @@ class SeatOut(BaseModel):
         default=None, description="a rematch keeps this free seat for this player id until"
     )
     reserved_until: Timestamp | None = Field(default=None, description="when the seat opens")
+    rating: RatingShown | None = Field(
+        default=None, description="the seat's rating in this game (signed-in players and bots)"
+    )
 
 
 class LobbyOut(BaseModel):
@@ -109,6 +127,7 @@ class LobbyOut(BaseModel):
         description="seconds a person has for each move; null: untimed"
     )
     private: bool
+    rated: bool = Field(description="rated once every seat is a signed-in player or a bot")
     status: str = Field(
         description="open, started or closed (by its host, or when nobody changed it for a day)"
     )

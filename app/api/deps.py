@@ -41,10 +41,15 @@ async def get_session(ctx: ContextDep) -> AsyncIterator[AsyncSession]:
 SessionDep = Annotated[AsyncSession, Depends(get_session, scope="function")]
 
 
-async def get_optional_player(
-    request: Request, ctx: ContextDep, credentials: Credentials
-) -> Player | None:
-    token = credentials.credentials if credentials else request.cookies.get(players.COOKIE)
+async def get_token(request: Request, credentials: Credentials) -> str | None:
+    """The caller's token: the bearer token, else the cookie."""
+    return credentials.credentials if credentials else request.cookies.get(players.COOKIE)
+
+
+Token = Annotated[str | None, Depends(get_token)]
+
+
+async def get_optional_player(ctx: ContextDep, token: Token) -> Player | None:
     # A connection of its own, handed back before the route runs: the route may need the
     # pool's connection for its own work.
     player = await players.by_token(ctx.db, token)
@@ -66,6 +71,18 @@ async def get_current_player(player: OptionalPlayer) -> Player:
 
 
 CurrentPlayer = Annotated[Player, Depends(get_current_player)]
+
+
+async def get_free_player(player: CurrentPlayer) -> Player:
+    if player.suspended_at is not None:
+        raise HTTPException(
+            status.HTTP_403_FORBIDDEN, "You are suspended: you cannot join or create tables."
+        )
+    return player
+
+
+# A player who may take seats: not suspended.
+FreePlayer = Annotated[Player, Depends(get_free_player)]
 
 
 async def require_admin(ctx: ContextDep, credentials: Credentials) -> None:

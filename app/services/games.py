@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import names
 from app.db import Database, Prepared, RawJSON, for_asyncpg, storable
 from app.models import Game, Lobby, Move, Player, Seat, now
-from app.services import clock
+from app.services import clock, ratings
 from app.services.clock import Clock, PlayedBy, Timing
 from app.services.errors import Problem, StaleVersion
 from engine.core import BaseState, IllegalMove, Outcome, full_view, play
@@ -36,8 +36,10 @@ def bot_name(level: str) -> str:
     return f"{level.capitalize()} bot"
 
 
-# Why a person's seat is played by the bot (``Game.stand_ins``): for good after a concession.
+# Why a person's seat is played by the bot (``Game.stand_ins``): for good after a concession,
+# or after an admin suspended the person.
 CONCEDED = "conceded"
+SUSPENDED = "suspended"
 
 
 def stand_in_level(game: GameKind) -> str:
@@ -78,6 +80,9 @@ class TableSeat:
     player_id: str | None
     name: str
     bot: str | None
+    handle: str | None = None
+    # The seat's rating in this game (``ratings.shown``): for signed-in players and bots.
+    rating: dict[str, Any] | None = None
 
 
 @dataclass
@@ -148,6 +153,8 @@ class Snapshot:
                     "seat": s.seat,
                     "name": s.name,
                     "bot": s.bot,
+                    "handle": s.handle,
+                    "rating": s.rating,
                     "conceded": self.stand_ins.get(s.seat) == CONCEDED,
                     "away": s.seat in away,
                     "deadline": deadlines[s.seat].isoformat()
@@ -190,11 +197,12 @@ async def seat_bots(db_or_session: Any, game_id: str) -> dict[int, str | None]:
 
 
 def _table(found: list[Any]) -> list[TableSeat]:
-    """Seats as (seat, player id, bot level, player's name), in order, as the table shows them."""
-    shown = names.distinct([name or bot_name(bot or "") for _, _, bot, name in found])
+    """Seats as (seat, player id, bot level, player's name, handle, and rating's mu, sigma and
+    games), in order, as the table shows them."""
+    shown = names.distinct([row[3] or bot_name(row[2] or "") for row in found])
     return [
-        TableSeat(seat, player_id, name, bot)
-        for (seat, player_id, bot, _), name in zip(found, shown)
+        TableSeat(seat, player_id, name, bot, handle, ratings.shown(mu, sigma, played))
+        for (seat, player_id, bot, _, handle, mu, sigma, played), name in zip(found, shown)
     ]
 
 
@@ -208,8 +216,8 @@ _SNAPSHOT = select(
     Game.stand_ins, Game.outcome, Game.rematch_lobby_id, Game.updated_at, Game.turn_seconds,
     Game.clock, Game.seats_version,
 ).where(Game.id == bindparam("game_id"))
-_TABLE = (
-    select(Seat.seat, Seat.player_id, Seat.bot_level, Player.name)
+_TABLE = ratings.with_ratings(
+    select(Seat.seat, Seat.player_id, Seat.bot_level, Player.name, Player.handle)
     .join(Lobby, Lobby.id == Seat.lobby_id)
     .outerjoin(Player, Seat.player_id == Player.id)
     .where(Lobby.game_id == bindparam("game_id"))
@@ -297,6 +305,7 @@ def create_game(lobby: Lobby, seat_people: set[int], timing: Timing) -> Game:
         state=RawJSON(game.dump_json(state)),
         version=0,
         status="active",
+        rated=lobby.rated,
         turn_seconds=lobby.turn_seconds,
         clock=started.dump(),
         due_at=clock.due_at(started, acting, seat_people, timing, at),
@@ -353,6 +362,8 @@ def _check(stored: _Stored, seat: int, expect_version: int, mover: _Mover) -> No
         raise IllegalMove("The game was aborted.")
     if mover.played_by == "person" and stored.stand_ins.get(seat) == CONCEDED:
         raise IllegalMove("You conceded this game: the bot plays your seat now.")
+    if mover.played_by == "person" and stored.stand_ins.get(seat) == SUSPENDED:
+        raise IllegalMove("You are suspended: the bot plays your seat now.")
     # A bot may move for a person's seat only while it stands in: the person may have taken
     # the seat back (or got a new deadline) since the bot chose its move.
     deadline = stored.clock.deadlines.get(seat)
@@ -425,7 +436,7 @@ async def _bots(
 async def commit_move(
     db: Database, game_id: str, seat: int, move: Any, expect_version: int, *,
     timing: Timing, played_by: PlayedBy = "person", known: Snapshot | None = None,
-    seats_cache: SeatsCache | None = None,
+    seats_cache: SeatsCache | None = None, one_statement: bool = True,
 ) -> Committed:
     """Apply one move for ``seat`` in one transaction; returns the new version and state.
     ``played_by`` says who moves (``app.services.clock``): a bot may move for a person's seat
@@ -434,14 +445,17 @@ async def commit_move(
 
     Raises ``StaleVersion`` when ``expect_version`` is not the current version (or another
     writer won the race) and ``IllegalMove`` when the engine refuses the move; in both cases
-    nothing is written.
+    nothing is written. A move that ends the game rates it (``app.services.ratings``) in the
+    same transaction, which on PostgreSQL is then the session's rather than one statement.
     """
-    if db.postgres:
+    if db.postgres and one_statement:
         return await _commit_in_one_statement(
             db, game_id, seat, move, expect_version, played_by, timing, known, seats_cache
         )
     async with db.writing() as session:
-        row = await session.get(Game, game_id, populate_existing=True)
+        # Locked on PostgreSQL, where writers do not queue: a concession meanwhile would
+        # change the seats this move's outcome ranks.
+        row = await session.get(Game, game_id, populate_existing=True, with_for_update=True)
         if row is None:
             raise Problem(404, "No such game.")
         stored = _Stored.read(row)
@@ -466,6 +480,8 @@ async def commit_move(
             if now_status == "aborted":
                 raise IllegalMove("The game was aborted.")
             raise StaleVersion(version)
+        if values.get("status") == "finished":
+            await ratings.game_ended(session, game_id)
         return _committed(stored, state, values, moved)
 
 
@@ -559,6 +575,11 @@ async def _commit_in_one_statement(
     # The engine's work is done before a connection is taken: under load, a connection held
     # through it (and the turns of the event loop around it) was what moves queued for.
     state, record, values, moved = _apply(stored, seat, move, mover)
+    if values.get("status") == "finished":
+        return await commit_move(
+            db, game_id, seat, move, expect_version, timing=timing, played_by=played_by,
+            seats_cache=seats_cache, one_statement=False,
+        )
     args = _MOVE.args({
         "game_id": game_id,
         "expect": expect_version,
@@ -593,10 +614,12 @@ async def _commit_in_one_statement(
 
 
 async def concede(
-    db: Database, game_id: str, seat: int, players: int, *, timing: Timing
+    db: Database, game_id: str, seat: int, players: int, *, timing: Timing, why: str = CONCEDED
 ) -> tuple[int, datetime | None]:
     """``seat`` gives up: with two players the other wins now; with more, the bot plays the
-    seat to the end and it is ranked last. Returns the game's version and next ``due_at``."""
+    seat to the end and it is ranked last. Returns the game's version and next ``due_at``.
+    ``why``: SUSPENDED when an admin takes the seat from its person, whom the bot then
+    replaces to the end whatever the number of players."""
     async with db.writing() as session:
         row = await session.get(Game, game_id, populate_existing=True, with_for_update=True)
         if row is None:
@@ -606,7 +629,9 @@ async def concede(
         standing = stand_ins(row.stand_ins)
         if standing.get(seat) == CONCEDED:
             raise Problem(409, "You have already conceded this game.")
-        standing[seat] = CONCEDED
+        if seat in standing:
+            raise Problem(409, "The bot already plays this seat for good.")
+        standing[seat] = why
         at = now()
         # The seat is the bot's for good: no deadline, not away, no longer a person at the table.
         held = Clock.load(row.clock)
@@ -624,7 +649,7 @@ async def concede(
             "away_since": left.away_since(),
             "due_at": clock.due_at(left, acting, seat_people, timing, at),
         }
-        if players == 2:
+        if players == 2 and why == CONCEDED:
             values |= {"status": "finished", "outcome": conceded_outcome(players, seat),
                        "finished_at": at, "due_at": None}
         await session.execute(
@@ -633,6 +658,8 @@ async def concede(
             .values(**values)
             .execution_options(synchronize_session=False)
         )
+        if "outcome" in values:
+            await ratings.game_ended(session, game_id)
         return row.version, values["due_at"]
 
 

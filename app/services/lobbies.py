@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, timedelta
 from typing import Any
 
@@ -18,6 +18,7 @@ from app import names
 from app.db import Database, Prepared, row_values, storable
 from app.models import Game, Lobby, Player, Seat, now
 from app.schemas import LobbyCreate, LobbyOut, PlayerOut, SeatOut
+from app.services import ratings
 from app.services.clock import Timing
 from app.services.errors import Problem
 from app.services.games import create_game, new_id
@@ -38,6 +39,17 @@ def invite_code() -> str:
 class LobbySeats:
     lobby: Lobby
     seats: list[tuple[Seat, Player | None]]
+    # Ratings in the lobby's game as loaded, by rater (``ratings.shown``).
+    ratings: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def rated_seats(self, rows: list[tuple[Seat, Player | None, Any, Any, Any]]) -> LobbySeats:
+        """The seats of ``rows`` (a seat, its player, and its rating's mu, sigma and games)."""
+        self.seats = [(seat, person) for seat, person, *_ in rows]
+        for seat, _, mu, sigma, games in rows:
+            rating = ratings.shown(mu, sigma, games)
+            if rating is not None:
+                self.ratings[ratings.rater_of(seat.player_id, seat.bot_level)] = rating
+        return self
 
     def seat_of(self, player_id: str | None) -> int | None:
         return next((s.seat for s, p in self.seats if p is not None and p.id == player_id), None)
@@ -72,13 +84,17 @@ class LobbySeats:
             options=lobby.options,
             turn_seconds=lobby.turn_seconds,
             private=lobby.private,
+            rated=lobby.rated,
             status=lobby.status,
             host_id=lobby.host_id,
             seats=[
                 SeatOut(
                     seat=s.seat,
-                    player=PlayerOut(id=p.id, name=shown[p.id]) if p is not None else None,
+                    player=PlayerOut(id=p.id, name=shown[p.id], handle=p.handle)
+                    if p is not None else None,
                     bot=s.bot_level,
+                    rating=self.ratings.get(ratings.rater_of(s.player_id, s.bot_level))
+                    if p is not None or s.bot_level is not None else None,
                     reserved_for=s.reserved_for if reserved(s) else None,
                     reserved_until=s.reserved_until if reserved(s) else None,
                 )
@@ -120,24 +136,27 @@ async def _load(
         if lobby is None:
             raise Problem(404, missing)
         rows = await session.execute(
-            select(Seat, Player)
-            .outerjoin(Player, Seat.player_id == Player.id)
-            .where(Seat.lobby_id == lobby.id)
-            .order_by(Seat.seat)
-            .execution_options(**fresh)
+            ratings.with_ratings(
+                select(Seat, Player)
+                .join(Lobby, Lobby.id == Seat.lobby_id)
+                .outerjoin(Player, Seat.player_id == Player.id)
+                .where(Seat.lobby_id == lobby.id)
+                .order_by(Seat.seat)
+            ).execution_options(**fresh)
         )
-        return LobbySeats(lobby, [(s, p) for s, p in rows.all()])
+        return LobbySeats(lobby, []).rated_seats(rows.all())
     found = (await session.execute(
-        select(Lobby, Seat, Player)
-        .outerjoin(Seat, Seat.lobby_id == Lobby.id)
-        .outerjoin(Player, Seat.player_id == Player.id)
-        .where(which)
-        .order_by(Seat.seat)
-        .execution_options(**fresh)
+        ratings.with_ratings(
+            select(Lobby, Seat, Player)
+            .outerjoin(Seat, Seat.lobby_id == Lobby.id)
+            .outerjoin(Player, Seat.player_id == Player.id)
+            .where(which)
+            .order_by(Seat.seat)
+        ).execution_options(**fresh)
     )).all()
     if not found:
         raise Problem(404, missing)
-    return LobbySeats(found[0][0], [(s, p) for _, s, p in found if s is not None])
+    return LobbySeats(found[0][0], []).rated_seats([row[1:] for row in found if row[1] is not None])
 
 
 async def open_public(session: AsyncSession, per_host: int, limit: int = 50) -> list[LobbySeats]:
@@ -193,6 +212,9 @@ async def create(
     if not game.min_players <= seats <= game.max_players:
         counts = f"{game.min_players} to {game.max_players}"
         raise Problem(422, f"{game.title} is for {counts} players, not {seats}.")
+    rated = data.rated if data.rated is not None else host.handle is not None
+    if rated and host.handle is None:
+        raise Problem(422, "Only a signed-in host can open a rated table: add a sign-in first.")
     lobby = Lobby(
         id=new_id(),
         game=game.id,
@@ -204,6 +226,7 @@ async def create(
         host_id=host.id,
         status="open",
         game_id=None,
+        rated=rated,
     )
     touched(lobby, idle)
     rows = [
@@ -254,12 +277,13 @@ _LOCK = {
     column.key: Prepared(select(_LOBBIES).where(column == bindparam("key")).with_for_update())
     for column in (Lobby.id, Lobby.invite_code)
 }
-_SEATED = Prepared(
-    select(_SEATS, Player.name.label("player_name"))
+_SEATED = Prepared(ratings.with_ratings(
+    select(_SEATS, Player.name.label("player_name"), Player.handle.label("player_handle"))
+    .join(Lobby, Lobby.id == Seat.lobby_id)
     .outerjoin(Player, Seat.player_id == Player.id)
     .where(Seat.lobby_id == bindparam("lobby_id"))
     .order_by(Seat.seat)
-)
+))
 # What a change to a lobby may change: the lobby's status, its game and when it closes,
 # and who sits in each seat.
 _LOBBY_CHANGES = ("status", "game_id", "closes_at")
@@ -289,9 +313,10 @@ async def _locked(
         seat = Seat(**{c.key: found[c.name] for c in _SEATS.columns})
         person = None
         if seat.player_id is not None:
-            person = Player(id=seat.player_id, name=found["player_name"])
-        seats.append((seat, person))
-    return LobbySeats(lobby, seats)
+            person = Player(id=seat.player_id, name=found["player_name"],
+                            handle=found["player_handle"])
+        seats.append((seat, person, found["mu"], found["sigma"], found["games"]))
+    return LobbySeats(lobby, []).rated_seats(seats)
 
 
 def _as_stored(ls: LobbySeats) -> tuple[list[Any], list[list[Any]]]:
@@ -458,7 +483,7 @@ async def rematch(
     lobby = Lobby(
         id=new_id(), game=old.game, options=old.options, seat_count=old.seat_count,
         private=old.private, invite_code=invite_code(), host_id=player.id, status="open",
-        turn_seconds=old.turn_seconds,
+        turn_seconds=old.turn_seconds, rated=old.rated,
     )
     touched(lobby, idle)
     session.add(lobby)

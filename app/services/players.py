@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-
 from datetime import timedelta
 
-from sqlalchemy import bindparam, insert, or_, select, update
+from sqlalchemy import bindparam, insert, or_, select, union_all, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db import Database, Prepared, for_asyncpg, row_values
-from app.models import Game, Lobby, Player, Seat, now
+from app.db import Database, Prepared, for_asyncpg, row_values, storable
+from app.models import Game, Lobby, Player, PlayerSession, Seat, now
 from app.services.games import new_id
 
 COOKIE = "campground_token"
@@ -39,15 +38,23 @@ async def create(db: Database, name: str) -> tuple[Player, str]:
     return player, token
 
 
-_PLAYER = select(Player.id, Player.name, Player.token_hash, Player.created_at)
-_BY_TOKEN_SQL = for_asyncpg(_PLAYER.where(Player.token_hash == bindparam("token_hash"))).string
+_PLAYER = select(Player.id, Player.name, Player.handle, Player.suspended_at, Player.created_at)
+# A guest's token is on the player; each signed-in device's is a session of its own.
+_BY_TOKEN = union_all(
+    _PLAYER.where(Player.token_hash == bindparam("token_hash")),
+    _PLAYER.join(PlayerSession, PlayerSession.player_id == Player.id).where(
+        PlayerSession.token_hash == bindparam("token_hash")
+    ),
+)
+_BY_TOKEN_SQL = for_asyncpg(_BY_TOKEN).string
 
 
 async def by_token(db: Database, token: str | None) -> Player | None:
-    """The player behind ``token``, detached from any session. Every request and socket
-    that names a player asks this: on PostgreSQL asyncpg runs the statement itself, without
-    the session and execution path around it that cost twice the statement's own work."""
-    if not token:
+    """The player behind ``token`` (a guest's, or a signed-in device's), detached from any
+    session. Every request and socket that names a player asks this: on PostgreSQL asyncpg
+    runs the statement itself, without the session and execution path around it that cost
+    twice the statement's own work."""
+    if not token or not storable(token):
         return None
     digest = token_hash(token)
     if db.postgres:
@@ -55,11 +62,13 @@ async def by_token(db: Database, token: str | None) -> Player | None:
             row = await conn.fetchrow(_BY_TOKEN_SQL, digest)
     else:
         async with db.session() as session:
-            row = (await session.execute(_PLAYER.where(Player.token_hash == digest))).first()
+            row = (await session.execute(_BY_TOKEN, {"token_hash": digest})).first()
     if row is None:
         return None
-    player_id, name, stored_hash, created_at = row
-    return Player(id=player_id, name=name, token_hash=stored_hash, created_at=created_at)
+    player_id, name, handle, suspended_at, created_at = row
+    return Player(
+        id=player_id, name=name, handle=handle, suspended_at=suspended_at, created_at=created_at
+    )
 
 
 # Ended games whose sockets still hear of a rename: results stay on screen for a while.

@@ -10,6 +10,7 @@ import { replayBox } from "./replay.js";
 import { LiveSocket, STATUS_TEXT } from "./socket.js";
 import { tableActions } from "./table-actions.js";
 import { chatPanel } from "./chat.js";
+import { ratingTag } from "./rating.js";
 
 const ANIMATE_MS = 600; // as long as the longest mark animation in app.css
 const renderers = {}; // kind -> promise of its module (null when it has none)
@@ -274,6 +275,7 @@ function seatsStrip(view, seatName) {
       h("span", { class: "badge" }, s.seat + 1),
       seatName(s.seat),
       s.bot ? h("span", { class: "chip-icon", title: `bot (${s.bot})` }, svgIcon(ICONS.bot, { label: "bot" })) : null,
+      ratingTag(s.rating),
       s.seat === view.you ? h("span", { class: "tag you" }, "you") : null,
       s.conceded ? h("span", { class: "tag" }, "conceded") : null,
       s.away && !view.outcome ? h("span", { class: "tag away", title: "away: the bot plays this seat", "data-testid": "seat-away" }, "away") : null,

@@ -16,6 +16,7 @@ export function homePage(root) {
   let player; // undefined until known; null for a visitor without a name yet
 
   const mine = h("div", { "data-testid": "my-games" });
+  const leaderboards = h("p", { "data-testid": "leaderboards" });
   const refresh = async () => {
     try {
       showLobbies(lobbies, await api("GET", "/api/lobbies"), () => player);
@@ -34,6 +35,7 @@ export function homePage(root) {
       root.prepend(playerBox(me, (p) => { player = p; showMyGames(mine, p); }, { prompt: "Your name around the campfire" }));
       showMyGames(mine, me);
       showCreate(create, games, () => player);
+      fill(leaderboards, games.flatMap((g, i) => [i ? " · " : null, h("a", { href: `/leaderboard/${g.id}` }, g.title)]));
     } catch (err) {
       fill(create, errorBox(err.message));
     }
@@ -44,6 +46,7 @@ export function homePage(root) {
     h("section", { class: "card" }, h("h2", {}, "Your tables"), mine),
     h("section", { class: "card" }, h("h1", {}, "Start a table"), create),
     h("section", { class: "card" }, h("h2", {}, "Open tables"), lobbies),
+    h("section", { class: "card" }, h("h2", {}, "Leaderboards"), leaderboards),
   );
   return () => { stopped = true; clearTimeout(timer); };
 }
@@ -79,6 +82,8 @@ function showCreate(box, games, getMe) {
       h("option", { value: "public" }, "Public: listed below"));
     const clock = h("select", { id: "turn-seconds", name: "turn_seconds", "data-testid": "turn-seconds" },
       PER_MOVE_CHOICES.map((s) => h("option", { value: s ?? "", selected: s === PER_MOVE_DEFAULT }, perMove(s))));
+    // Only a signed-in host opens a rated table; it is rated unless they say otherwise.
+    const rated = getMe()?.handle ? h("input", { type: "checkbox", id: "rated", checked: true, "data-testid": "rated" }) : null;
     const error = h("div");
     const submit = h("button", { type: "submit", class: "primary", "data-testid": "create-lobby" }, "Create lobby");
     form.onsubmit = async (event) => {
@@ -98,6 +103,7 @@ function showCreate(box, games, getMe) {
           seats: Number(seats.value),
           private: visibility.value === "private",
           turn_seconds: clock.value ? Number(clock.value) : null,
+          rated: rated ? rated.checked : false,
         });
         navigate(`/lobbies/${lobby.id}`);
       } catch (err) {
@@ -110,7 +116,8 @@ function showCreate(box, games, getMe) {
       h("div", { class: "row wrap" },
         h("div", { class: "field" }, h("label", { for: "seats" }, "Seats"), seats),
         h("div", { class: "field" }, h("label", { for: "visibility" }, "Who can join"), visibility),
-        h("div", { class: "field" }, h("label", { for: "turn-seconds" }, "Clock"), clock)),
+        h("div", { class: "field" }, h("label", { for: "turn-seconds" }, "Clock"), clock),
+        rated ? h("div", { class: "field check" }, rated, h("label", { for: "rated" }, "Rated: counts for ratings and profiles")) : null),
       error,
       submit,
     );

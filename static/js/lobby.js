@@ -6,6 +6,7 @@ import { navigate } from "./main.js";
 import { getPlayer, playerBox } from "./player.js";
 import { LiveSocket, STATUS_TEXT } from "./socket.js";
 import { chatPanel } from "./chat.js";
+import { profileLink, ratingTag } from "./rating.js";
 
 export function lobbyPage(root, lobbyId) {
   document.title = "Lobby · Campground";
@@ -64,6 +65,7 @@ export function lobbyPage(root, lobbyId) {
           h("h1", {}, lobby.title),
           h("span", { class: `pill ${connection}`, "data-testid": "connection" }, STATUS_TEXT[connection])),
         h("p", { class: "muted" }, lobby.private ? "Private table" : "Public table", " · ",
+          h("span", { "data-testid": "rated" }, lobby.rated ? "rated" : "unrated"), " · ",
           h("span", { "data-testid": "turn-seconds" }, perMove(lobby.turn_seconds)), " · ",
           closed ? "closed" : lobby.game_id ? "already started" : full ? "every seat is taken" : "waiting for players"),
         closed ? h("p", { class: "notice", "data-testid": "closed" }, "This lobby is closed (by its host, or unused for a day). ",
@@ -109,7 +111,7 @@ export function lobbyPage(root, lobbyId) {
     let who;
     let controls = null;
     if (seat.player) {
-      who = [h("strong", {}, seat.player.name),
+      who = [h("strong", {}, profileLink(seat.player.name, seat.player.handle)), ratingTag(seat.rating),
         seat.player.id === lobby.host_id ? h("span", { class: "tag" }, "host") : null,
         you ? h("span", { class: "tag you" }, "you") : null];
       if (host && !you && lobby.status === "open") {
@@ -119,7 +121,7 @@ export function lobbyPage(root, lobbyId) {
         }, "Remove");
       }
     } else if (seat.bot) {
-      who = [h("strong", {}, "Bot"), h("span", { class: "tag bot" }, seat.bot)];
+      who = [h("strong", {}, "Bot"), h("span", { class: "tag bot" }, seat.bot), ratingTag(seat.rating)];
       if (host && lobby.status === "open") {
         controls = h("button", {
           class: "quiet", "data-testid": "remove-bot",

@@ -4,12 +4,15 @@ import { homePage } from "./home.js";
 import { joinPage } from "./join.js";
 import { lobbyPage } from "./lobby.js";
 import { gamePage } from "./game.js";
+import { accountPage, devicePage } from "./account.js";
 
 const routes = [
   [/^\/$/, homePage],
   [/^\/join\/([^/]+)\/?$/, joinPage],
   [/^\/lobbies\/([^/]+)\/?$/, lobbyPage],
   [/^\/games\/([^/]+)\/?$/, gamePage],
+  [/^\/account\/?$/, accountPage],
+  [/^\/device\/?$/, devicePage],
 ];
 
 const root = document.getElementById("app");

@@ -1,5 +1,6 @@
 // Who is playing: ask for a name once, then show "Playing as Ana · change · I am someone else ·
 // sign out". "change" renames the same player (seats and all); "someone else" starts a new guest.
+// A guest is offered to keep their tables with a sign-in; a signed-in player sees their handle.
 import { api, currentPlayer } from "./api.js";
 import { errorBox, fill, h } from "./dom.js";
 
@@ -9,6 +10,11 @@ let registering = null; // a new name's request while it is out
 export async function getPlayer() {
   if (cached === undefined) cached = await currentPlayer();
   return cached;
+}
+
+// The player changed behind this page's back (a sign-in, a claim): look again next time.
+export function forgetPlayer() {
+  cached = undefined;
 }
 
 function register(name) {
@@ -38,18 +44,22 @@ export function playerBox(player, onReady, { prompt = "What should we call you?"
 
   const playingAs = (p) =>
     h("p", { class: "playing-as" },
-      "Playing as ", h("strong", { "data-testid": "player-name" }, p.name), " · ",
+      "Playing as ", h("strong", { "data-testid": "player-name" }, p.name),
+      p.handle ? [" (", h("a", { href: "/account", "data-nav": true, "data-testid": "account-link" }, p.handle), ")"] : null,
+      " · ",
       h("button", { class: "link", type: "button", "data-testid": "change-name", onclick: () => fill(box, nameForm(p)) }, "change"),
       " · ",
+      p.handle ? null : [h("a", { href: "/account", "data-nav": true, "data-testid": "keep-tables" }, "keep my tables on every device"), " · "],
       h("button", { class: "link", type: "button", "data-testid": "someone-else", onclick: () => fill(box, nameForm(null, p)) },
         "I am someone else"),
       " · ",
-      h("button", { class: "link", type: "button", "data-testid": "sign-out", onclick: signOut }, "sign out"));
+      h("button", { class: "link", type: "button", "data-testid": "sign-out", onclick: () => signOut(p) }, "sign out"));
 
-  // The server clears the HttpOnly cookie; the page starts again as nobody.
-  const signOut = async () => {
+  // The server clears the HttpOnly cookie (and ends a signed-in device's token); the page
+  // starts again as nobody.
+  const signOut = async (p) => {
     try {
-      await api("POST", "/api/players/sign-out");
+      await api(p.handle ? "DELETE" : "POST", p.handle ? "/api/sessions/current" : "/api/players/sign-out");
       cached = null;
       location.reload();
     } catch (err) {
@@ -87,6 +97,8 @@ export function playerBox(player, onReady, { prompt = "What should we call you?"
     h("label", { for: "player-name-input" }, leaving ? "Your name" : prompt),
     h("div", { class: "row" }, input, h("button", { type: "submit", class: "primary" }, leaving ? "Start as a new guest" : submit),
       leaving ? h("button", { type: "button", class: "quiet", onclick: () => show(leaving) }, "Cancel") : null),
+    p ? null : h("p", { class: "small muted" }, "Played here before? ",
+      h("a", { href: "/account", "data-nav": true, "data-testid": "sign-in-link" }, "Sign in"), " to get your tables back."),
     error);
     input.id = "player-name-input";
     queueMicrotask(() => input.focus());

@@ -5,7 +5,7 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import event
 
-UNRESERVED = {"reserved_for": None, "reserved_until": None}
+UNRESERVED = {"reserved_for": None, "reserved_until": None, "rating": None}
 
 
 def test_create_lobby_defaults(live):
@@ -15,9 +15,11 @@ def test_create_lobby_defaults(live):
     assert lobby["private"] is True and lobby["status"] == "open" and lobby["game_id"] is None
     assert lobby["host_id"] == ana.id and lobby["you"] == 0
     assert lobby["seats"] == [
-        {"seat": 0, "player": {"id": ana.id, "name": "Ana"}, "bot": None, **UNRESERVED},
+        {"seat": 0, "player": {"id": ana.id, "name": "Ana", "handle": None}, "bot": None,
+         **UNRESERVED},
         {"seat": 1, "player": None, "bot": None, **UNRESERVED},
     ]
+    assert lobby["rated"] is False  # a guest's table
     assert lobby["invite_url"] == f"{live.url}/join/{lobby['invite_code']}"
 
 
@@ -92,7 +94,7 @@ def test_private_lobby_is_joined_by_invite_code_only(live):
     assert r.status_code == 200
     joined = r.json()
     assert joined["you"] == 1
-    assert joined["seats"][1]["player"] == {"id": ben.id, "name": "Ben"}
+    assert joined["seats"][1]["player"] == {"id": ben.id, "name": "Ben", "handle": None}
 
 
 def test_joining_again_changes_nothing(live):
@@ -148,7 +150,7 @@ def test_public_listing_shows_open_public_lobbies_newest_first(live):
     for lobby in listed:
         if lobby["id"] in ours:
             assert lobby == live.client().get(f"/api/lobbies/{lobby['id']}").json()
-            assert lobby["seats"][0]["player"] == {"id": ana.id, "name": "Ana"}
+            assert lobby["seats"][0]["player"] == {"id": ana.id, "name": "Ana", "handle": None}
 
 
 def test_invite_code_is_shown_to_members_only(live):

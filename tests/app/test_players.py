@@ -34,7 +34,7 @@ def test_me_by_bearer_token(live):
     ana = live.guest("Ana")
     r = ana.get("/api/players/me")
     assert r.status_code == 200
-    assert r.json() == {"id": ana.id, "name": "Ana"}
+    assert r.json() == {"id": ana.id, "name": "Ana", "handle": None}
 
 
 def test_me_by_cookie(live):
@@ -42,7 +42,7 @@ def test_me_by_cookie(live):
     created = client.post("/api/players", json={"name": "Ben"}).json()
     r = client.get("/api/players/me")
     assert r.status_code == 200
-    assert r.json() == {"id": created["id"], "name": "Ben"}
+    assert r.json() == {"id": created["id"], "name": "Ben", "handle": None}
 
 
 def test_me_without_or_with_an_unknown_token_is_401(live):

@@ -15,15 +15,19 @@ def test_a_rename_keeps_the_player_and_reaches_open_sockets(live, documented):
             next_lobby(ws)
             r = ana.patch("/api/players/me", json={"name": "  Anabel "})
             documented(r, "PATCH", "/api/players/me")
-            assert r.status_code == 200 and r.json() == {"id": ana.id, "name": "Anabel"}
-            assert next_lobby(ws)["seats"][0]["player"] == {"id": ana.id, "name": "Anabel"}
+            assert r.status_code == 200 and r.json() == (
+                {"id": ana.id, "name": "Anabel", "handle": None}
+            )
+            assert next_lobby(ws)["seats"][0]["player"] == (
+                {"id": ana.id, "name": "Anabel", "handle": None}
+            )
         version = sock.version
         while sock.view["table"]["seats"][0]["name"] != "Anabel":
             sock.apply(sock.recv())
         assert sock.version == version
     finally:
         sock.close()
-    assert ana.get("/api/players/me").json() == {"id": ana.id, "name": "Anabel"}
+    assert ana.get("/api/players/me").json() == {"id": ana.id, "name": "Anabel", "handle": None}
     view = live.state(ana, game_id)["view"]
     assert view["you"] == 0 and view["table"]["seats"][0]["name"] == "Anabel"
     games = ana.get("/api/players/me/games").json()["games"]

@@ -75,7 +75,7 @@ def test_lobby_changes_made_on_one_instance_reach_lobby_sockets_on_the_other(ins
         assert next_lobby(ws) == lobby
         r = ben.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]})
         assert r.status_code == 200
-        assert next_lobby(ws)["seats"][1]["player"] == {"id": ben.id, "name": "Ben"}
+        assert next_lobby(ws)["seats"][1]["player"] == {"id": ben.id, "name": "Ben", "handle": None}
         game_id = on(b, ana).post(f"/api/lobbies/{lobby['id']}/start").json()["game_id"]
         started = next_lobby(ws)
         assert started["status"] == "started" and started["game_id"] == game_id

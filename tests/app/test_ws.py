@@ -170,7 +170,7 @@ def test_lobby_socket_follows_the_lobby(live):
 
         assert next_lobby(ws) == lobby
         ben.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]})
-        assert next_lobby(ws)["seats"][1]["player"] == {"id": ben.id, "name": "Ben"}
+        assert next_lobby(ws)["seats"][1]["player"] == {"id": ben.id, "name": "Ben", "handle": None}
         ben.post(f"/api/lobbies/{lobby['id']}/leave")
         assert next_lobby(ws)["seats"][1]["player"] is None
         ana.post(f"/api/lobbies/{lobby['id']}/bots", json={"seat": 1, "level": "heuristic"})
@@ -178,7 +178,7 @@ def test_lobby_socket_follows_the_lobby(live):
         ana.delete(f"/api/lobbies/{lobby['id']}/seats/1")
         assert next_lobby(ws)["seats"][1]["bot"] is None
         ben.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]})
-        assert next_lobby(ws)["seats"][1]["player"] == {"id": ben.id, "name": "Ben"}
+        assert next_lobby(ws)["seats"][1]["player"] == {"id": ben.id, "name": "Ben", "handle": None}
         ana.post(f"/api/lobbies/{lobby['id']}/bots", json={"seat": 2, "level": "random"})
         assert next_lobby(ws)["seats"][2]["bot"] == "random"
         game_id = ana.post(f"/api/lobbies/{lobby['id']}/start").json()["game_id"]

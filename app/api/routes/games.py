@@ -10,6 +10,7 @@ from app.api.deps import (
     SEATED,
     ContextDep,
     CurrentPlayer,
+    FreePlayer,
     OptionalPlayer,
     SessionDep,
     rate_limit,
@@ -189,7 +190,8 @@ async def concede(game_id: str, ctx: ContextDep, player: CurrentPlayer) -> GameS
     "seats the caller in their kept seat.",
     responses={
         401: {"model": ErrorBody, "description": "no player token"},
-        403: {"model": ErrorBody, "description": "the caller did not play this game"},
+        403: {"model": ErrorBody, "description": "the caller did not play this game, or is "
+              "suspended"},
         404: {"model": ErrorBody},
         409: {"model": ErrorBody, "description": "the game has not finished, or the lobby is full"},
     }
@@ -197,7 +199,7 @@ async def concede(game_id: str, ctx: ContextDep, player: CurrentPlayer) -> GameS
     dependencies=[rate_limit("joins")],
 )
 async def rematch(
-    game_id: str, ctx: ContextDep, player: CurrentPlayer, request: Request
+    game_id: str, ctx: ContextDep, player: FreePlayer, request: Request
 ) -> LobbyOut:
     async with ctx.db.writing() as session:
         idle = ctx.settings.LOBBY_IDLE

@@ -8,6 +8,7 @@ from app.api.deps import (
     RATE_LIMITED,
     ContextDep,
     CurrentPlayer,
+    FreePlayer,
     OptionalPlayer,
     SessionDep,
     rate_limit,
@@ -32,7 +33,7 @@ router = APIRouter(prefix="/api/lobbies", tags=["lobbies"])
 
 ERRORS = {
     401: {"model": ErrorBody, "description": "no player token"},
-    403: {"model": ErrorBody, "description": "not allowed for the caller"},
+    403: {"model": ErrorBody, "description": "not allowed for the caller (or suspended)"},
     404: {"model": ErrorBody, "description": "no such lobby"},
     409: {"model": ErrorBody, "description": "not possible in the lobby's current state"},
     422: {"model": Unprocessable, "description": "invalid request"},
@@ -82,7 +83,7 @@ async def _change(
     dependencies=[rate_limit("lobbies")],
 )
 async def create_lobby(
-    data: LobbyCreate, ctx: ContextDep, player: CurrentPlayer, request: Request
+    data: LobbyCreate, ctx: ContextDep, player: FreePlayer, request: Request
 ) -> LobbyOut:
     ls = await lobbies.create(
         ctx.db, player, data, ctx.settings.MAX_OPEN_LOBBIES, ctx.settings.LOBBY_IDLE
@@ -114,7 +115,7 @@ async def list_lobbies(
     dependencies=[rate_limit("joins")],
 )
 async def join_by_code(
-    data: JoinByCode, ctx: ContextDep, player: CurrentPlayer, request: Request
+    data: JoinByCode, ctx: ContextDep, player: FreePlayer, request: Request
 ) -> LobbyOut:
     return await _change(
         ctx, request, None, player, lambda ls: lobbies.join(ls, player, by_code=True),
@@ -161,7 +162,7 @@ async def get_lobby(
     responses=ERRORS | UNEXPECTED_HOST | RATE_LIMITED,
     dependencies=[rate_limit("joins")],
 )
-async def join(lobby_id: str, ctx: ContextDep, player: CurrentPlayer, request: Request) -> LobbyOut:
+async def join(lobby_id: str, ctx: ContextDep, player: FreePlayer, request: Request) -> LobbyOut:
     return await _change(
         ctx, request, lobby_id, player, lambda ls: lobbies.join(ls, player, by_code=False)
     )

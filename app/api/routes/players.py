@@ -3,6 +3,7 @@
 from fastapi import APIRouter, Query, Request, Response, status
 
 from app import guard
+from app.context import Context
 from app.api.deps import RATE_LIMITED, ContextDep, CurrentPlayer, SessionDep, rate_limit
 from app.schemas import (
     UNREADABLE_BODY,
@@ -37,23 +38,33 @@ async def create_player(
     data: PlayerCreate, ctx: ContextDep, request: Request, response: Response
 ) -> PlayerCreated:
     player, token = await players.create(ctx.db, data.name)
-    # Secure whenever the site is served over HTTPS, directly or behind the proxy.
+    give_cookie(ctx, request, response, token)
+    return PlayerCreated(id=player.id, name=player.name, token=token)
+
+
+def give_cookie(ctx: Context, request: Request, response: Response, token: str) -> None:
+    """The browser keeps ``token`` as the HttpOnly cookie; Secure whenever the site is served
+    over HTTPS, directly or behind the proxy."""
     secure = guard.served_over_https(ctx.settings, request)
     response.set_cookie(
         players.COOKIE, token, max_age=YEAR, path="/", httponly=True, samesite="lax", secure=secure
     )
-    return PlayerCreated(id=player.id, name=player.name, token=token)
+
+
+def take_cookie(ctx: Context, request: Request, response: Response) -> None:
+    secure = guard.served_over_https(ctx.settings, request)
+    response.delete_cookie(players.COOKIE, path="/", httponly=True, samesite="lax", secure=secure)
 
 
 @router.post(
     "/sign-out",
-    summary="Sign out on this device",
+    summary="Forget the player on this device",
     description="Clears the `campground_token` cookie, so this browser forgets the player. The "
-    "token itself stays valid: a script that kept it can still use it.",
+    "token itself stays valid: a script that kept it can still use it. A signed-in device "
+    "signs out for good with `DELETE /api/sessions/current`.",
 )
 async def sign_out(ctx: ContextDep, request: Request, response: Response) -> SignedOut:
-    secure = guard.served_over_https(ctx.settings, request)
-    response.delete_cookie(players.COOKIE, path="/", httponly=True, samesite="lax", secure=secure)
+    take_cookie(ctx, request, response)
     return SignedOut(signed_out=True)
 
 
@@ -64,7 +75,7 @@ async def sign_out(ctx: ContextDep, request: Request, response: Response) -> Sig
     responses={401: {"model": ErrorBody}},
 )
 async def me(player: CurrentPlayer) -> PlayerOut:
-    return PlayerOut(id=player.id, name=player.name)
+    return PlayerOut(id=player.id, name=player.name, handle=player.handle)
 
 
 @router.patch(
@@ -87,7 +98,7 @@ async def rename(data: Rename, ctx: ContextDep, player: CurrentPlayer) -> Player
         await ctx.game_changed(game_id, version)
     for lobby_id in lobbies:
         await ctx.lobby_changed(lobby_id)
-    return PlayerOut(id=player.id, name=data.name)
+    return PlayerOut(id=player.id, name=data.name, handle=player.handle)
 
 
 @router.get(

@@ -1,0 +1,97 @@
+"""Admin of players and ratings (bearer ``ADMIN_TOKEN``): look a player up by handle, sign
+out their devices, suspend them, and compute a game's ratings again from its records."""
+
+from fastapi import APIRouter, Query
+
+from app.api.deps import AdminDep, ContextDep
+from app.models import Player
+from app.schemas import ErrorBody
+from app.schemas_accounts import AdminPlayer, AdminRecomputed, AdminSuspended, DevicesSignedOut
+from app.services import accounts, games, ratings
+from app.services.errors import Problem
+from engine.registry import GAMES
+
+router = APIRouter(
+    prefix="/api/admin",
+    tags=["admin"],
+    dependencies=[AdminDep],
+    responses={401: {"model": ErrorBody}, 404: {"model": ErrorBody}},
+)
+
+
+def _out(player: Player, devices: int) -> dict:
+    return {
+        "id": player.id, "name": player.name, "handle": player.handle,
+        "created_at": player.created_at, "suspended_at": player.suspended_at, "devices": devices,
+    }
+
+
+@router.get(
+    "/players",
+    summary="Look a player up by handle",
+    description="The signed-in player with this handle (any case): id, name, when they "
+    "started, whether they are suspended, and how many devices are signed in.",
+)
+async def look_up(handle: str = Query(max_length=64), *, ctx: ContextDep) -> AdminPlayer:
+    player, devices = await accounts.look_up(ctx.db, handle)
+    return AdminPlayer(**_out(player, devices))
+
+
+@router.delete(
+    "/players/{player_id}/sessions",
+    summary="Sign out all their devices",
+    description="Every signed-in device of the player stops working at once; they sign in "
+    "again with their password.",
+)
+async def sign_out_everywhere(player_id: str, ctx: ContextDep) -> DevicesSignedOut:
+    await accounts.known(ctx.db, player_id)
+    return DevicesSignedOut(signed_out=await accounts.sign_out(ctx.db, player_id))
+
+
+@router.post(
+    "/players/{player_id}/suspension",
+    summary="Suspend a player",
+    description="The player can no longer create, join or rematch tables (403). At every game "
+    "under way, the heuristic bot plays their seat to the end and their own moves are "
+    "refused; a rated game ranks that seat last. They can still sign in and watch.",
+)
+async def suspend(player_id: str, ctx: ContextDep) -> AdminSuspended:
+    player = await accounts.suspend(ctx.db, player_id, True)
+    stood_in = 0
+    for game_id, seat, count in await accounts.active_seats(ctx.db, player_id):
+        try:
+            changed = await games.concede(
+                ctx.db, game_id, seat, count, timing=ctx.timing, why=games.SUSPENDED
+            )
+        except Problem:
+            continue  # ended meanwhile, or the bot plays the seat already
+        stood_in += 1
+        await ctx.game_changed(game_id, *changed)
+    devices = len(await accounts.devices(ctx.db, player_id))
+    return AdminSuspended(**_out(player, devices), seats_stood_in=stood_in)
+
+
+@router.delete(
+    "/players/{player_id}/suspension",
+    summary="Lift a suspension",
+    description="The player may take seats again; seats the bot took over stay the bot's.",
+)
+async def unsuspend(player_id: str, ctx: ContextDep) -> AdminPlayer:
+    player = await accounts.suspend(ctx.db, player_id, False)
+    return AdminPlayer(**_out(player, len(await accounts.devices(ctx.db, player_id))))
+
+
+@router.post(
+    "/ratings/{kind}/recompute",
+    summary="Compute a game's ratings again",
+    description="Every rating of the game kind is computed again from the stored records of "
+    "its rated games (seats and outcomes), oldest first, as if each had just ended: after a "
+    "change of the rating parameters, or to repair ratings by hand.",
+)
+async def recompute(kind: str, ctx: ContextDep) -> AdminRecomputed:
+    if kind not in GAMES:
+        raise Problem(404, "There is no such game kind.")
+    async with ctx.db.writing() as session:
+        rated = await ratings.recompute(session, kind)
+        raters = await ratings.count(session, kind)
+    return AdminRecomputed(game=kind, games=rated, raters=raters)

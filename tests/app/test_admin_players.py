@@ -1,0 +1,73 @@
+"""Admin of players: look up by handle, sign out everywhere, suspend; ratings recomputed are in
+test_ratings."""
+
+import json
+
+from tests.app.accounts import device, signed_in
+
+
+def test_look_a_player_up_by_handle(live, documented):
+    ana = signed_in(live, "Ana")
+    device(live, ana.handle)
+    admin = live.admin()
+    r = admin.get("/api/admin/players", params={"handle": ana.handle.upper()})
+    documented(r, "GET", "/api/admin/players")
+    found = r.json()
+    assert (found["id"], found["handle"], found["devices"]) == (ana.id, ana.handle, 2)
+    assert found["suspended_at"] is None
+    assert admin.get("/api/admin/players", params={"handle": "nobody"}).status_code == 404
+    r = ana.get("/api/admin/players", params={"handle": ana.handle})
+    assert r.status_code == 401
+
+
+def test_sign_out_all_their_devices(live, documented):
+    ana = signed_in(live, "Ana")
+    phone = device(live, ana.handle)
+    r = live.admin().delete(f"/api/admin/players/{ana.id}/sessions")
+    documented(r, "DELETE", "/api/admin/players/{player_id}/sessions")
+    assert r.json() == {"signed_out": 2}
+    for client in (ana, phone):
+        assert client.get("/api/players/me").status_code == 401
+    device(live, ana.handle)
+    assert live.admin().delete("/api/admin/players/nobody/sessions").status_code == 404
+
+
+def test_a_suspended_player_takes_no_seat_and_moves_no_more(database_url, serve, sql, documented):
+    # Bots wait a minute: the suspended player's move meets their seat before the bot's does.
+    with serve(database_url, BOT_DELAY=60) as live:
+        ana, ben, cy = signed_in(live, "Ana"), signed_in(live, "Ben"), live.guest("Cy")
+        game_id = live.start_game(ana, ben)
+        open_lobby = live.lobby(cy, seats=2)
+        r = live.admin().post(f"/api/admin/players/{ana.id}/suspension")
+        assert r.status_code == 200, r.text
+        assert r.json()["suspended_at"] is not None and r.json()["seats_stood_in"] == 1
+        for refused in (
+            ana.post("/api/lobbies", json={"game": "hike"}),
+            ana.post("/api/lobbies/join", json={"invite_code": open_lobby["invite_code"]}),
+        ):
+            assert refused.status_code == 403 and "suspended" in refused.json()["detail"]
+        state = live.state(ana, game_id)
+        assert state["view"]["you"] == 0 and state["view"]["to_act"] == [0]
+        move = state["view"]["legal_moves"][0]["move"]
+        r = ana.post(f"/api/games/{game_id}/moves", json={"move": move, "expect_version": 0})
+        assert r.status_code == 422
+        assert r.json()["detail"] == "You are suspended: the bot plays your seat now."
+        [(stand_ins,)] = sql("select stand_ins from games where id = :g", g=game_id)
+        assert (json.loads(stand_ins) if isinstance(stand_ins, str) else stand_ins) == {
+            "0": "suspended"
+        }
+        r = live.admin().delete(f"/api/admin/players/{ana.id}/suspension")
+        documented(r, "DELETE", "/api/admin/players/{player_id}/suspension")
+        assert r.json()["suspended_at"] is None
+        assert ana.post("/api/lobbies", json={"game": "hike"}).status_code == 201
+
+
+def test_the_bot_plays_a_suspended_players_seat(live, documented):
+    ana, ben = signed_in(live, "Ana"), signed_in(live, "Ben")
+    game_id = live.start_game(ana, ben)
+    r = live.admin().post(f"/api/admin/players/{ana.id}/suspension")
+    documented(r, "POST", "/api/admin/players/{player_id}/suspension")
+    live.wait_for(ben, game_id, lambda s: s["version"] >= 1)
+    [first, *_] = live.admin().get(f"/api/admin/games/{game_id}/moves").json()
+    assert first["seat"] == 0
+    assert live.admin().post("/api/admin/players/nobody/suspension").status_code == 404
