@@ -23,22 +23,19 @@ import json
 import logging
 import time
 from collections import deque
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import orjson
 from fastapi import WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketState
 
 from app import metrics
-from app.bus import RESYNC, game_channel, lobby_channel
+from app.bus import RESYNC, Bus, game_channel, lobby_channel
 from app.patch import make_patch
 from app.services import lobbies
 from app.services.errors import Problem
 from app.services.games import Committed, Snapshot
-
-if TYPE_CHECKING:
-    from app.context import Context
 
 log = logging.getLogger(__name__)
 
@@ -191,11 +188,25 @@ class Frame:
         return self._patches[version]
 
 
+@dataclasses.dataclass(frozen=True)
+class Sources:
+    """What the hubs need of the app: where changes are heard, where games and lobbies are
+    read, and the caps on sockets."""
+
+    bus: Bus
+    instance_id: str
+    load_game: Callable[[str], Awaitable[Snapshot]]
+    load_lobby: Callable[[str], Awaitable[lobbies.LobbySeats]]
+    send_timeout: float
+    max_per_instance: int
+    max_per_game: int
+
+
 class GameHub:
     """This instance's sockets on one game, and the game as last known."""
 
-    def __init__(self, ctx: Context, game_id: str):
-        self.ctx = ctx
+    def __init__(self, sources: Sources, game_id: str):
+        self.sources = sources
         self.game_id = game_id
         self.connections: set[Connection] = set()
         self.waiting = 0
@@ -254,7 +265,7 @@ class GameHub:
             conn.tell(text)
 
     def notice(self, message: str) -> None:
-        event = foreign_event(message, self.ctx.instance_id)
+        event = foreign_event(message, self.sources.instance_id)
         if event is not None:
             if event:
                 self.tell(event)
@@ -271,7 +282,7 @@ class GameHub:
             self.reload()
 
     async def _run(self) -> None:
-        async with self.ctx.bus.subscribe(game_channel(self.game_id)) as sub:
+        async with self.sources.bus.subscribe(game_channel(self.game_id)) as sub:
             listener = asyncio.create_task(self._listen(sub))
             try:
                 self._kick.set()
@@ -297,8 +308,7 @@ class GameHub:
         """The game now; retried, because a change that is not passed on leaves sockets behind."""
         while True:
             try:
-                async with self.ctx.db.session() as session:
-                    return await self.ctx.snapshot(session, self.game_id)
+                return await self.sources.load_game(self.game_id)
             except Problem:
                 raise
             except Exception:
@@ -329,8 +339,8 @@ class LobbyHub:
     """This instance's sockets on one lobby: one load per change, one rendering per viewer
     kind (seat, host or not, base URL)."""
 
-    def __init__(self, ctx: Context, lobby_id: str):
-        self.ctx = ctx
+    def __init__(self, sources: Sources, lobby_id: str):
+        self.sources = sources
         self.lobby_id = lobby_id
         self.connections: set[LobbyConnection] = set()
         self.waiting = 0
@@ -355,7 +365,7 @@ class LobbyHub:
         return text
 
     async def _run(self) -> None:
-        async with self.ctx.bus.subscribe(lobby_channel(self.lobby_id)) as sub:
+        async with self.sources.bus.subscribe(lobby_channel(self.lobby_id)) as sub:
             listener = asyncio.create_task(self._listen(sub))
             try:
                 self._kick.set()
@@ -363,8 +373,7 @@ class LobbyHub:
                     await self._kick.wait()
                     self._kick.clear()
                     try:
-                        async with self.ctx.db.session() as session:
-                            lobby = await lobbies.load(session, self.lobby_id)
+                        lobby = await self.sources.load_lobby(self.lobby_id)
                     except Problem:
                         self.missing = True
                         self.loaded.set()
@@ -387,11 +396,11 @@ class LobbyHub:
 
     async def _listen(self, sub) -> None:
         async for message in sub:
-            event = foreign_event(message, self.ctx.instance_id)
+            event = foreign_event(message, self.sources.instance_id)
             if event:
                 self.tell(event)
             # This instance's own notices come back through Redis: it has reloaded already.
-            elif event is None and message != self.ctx.instance_id:
+            elif event is None and message != self.sources.instance_id:
                 self.reload()
 
 
@@ -402,8 +411,8 @@ class Refused(Exception):
 class Watchers:
     """Every hub of this instance, and the caps on sockets."""
 
-    def __init__(self, ctx: Context):
-        self.ctx = ctx
+    def __init__(self, sources: Sources):
+        self.sources = sources
         self._games: dict[str, GameHub] = {}
         self._lobbies: dict[str, LobbyHub] = {}
         self.sockets = 0
@@ -411,7 +420,7 @@ class Watchers:
 
     async def _watch_sends(self) -> None:
         """Drop every socket whose client has not taken a message for ``WS_SEND_TIMEOUT``."""
-        period = min(1.0, self.ctx.settings.WS_SEND_TIMEOUT / 4)
+        period = min(1.0, self.sources.send_timeout / 4)
         while True:
             await asyncio.sleep(period)
             now = time.monotonic()
@@ -429,7 +438,7 @@ class Watchers:
         return len(hub.connections) if hub is not None else 0
 
     def _admit(self, hub: GameHub | LobbyHub, per_hub: int | None) -> None:
-        if self.sockets >= self.ctx.settings.WS_MAX_PER_INSTANCE:
+        if self.sockets >= self.sources.max_per_instance:
             raise Refused("This server has too many sockets open; try again later.")
         if per_hub is not None and len(hub.connections) + hub.waiting >= per_hub:
             raise Refused("This game has too many sockets open; try again later.")
@@ -439,15 +448,15 @@ class Watchers:
         ``Problem`` (no such game) or ``Refused``."""
         hub = self._games.get(game_id)
         if hub is None:
-            hub = self._games[game_id] = GameHub(self.ctx, game_id)
-        return await self._join(hub, self._games, game_id, make, self.ctx.settings.WS_MAX_PER_GAME)
+            hub = self._games[game_id] = GameHub(self.sources, game_id)
+        return await self._join(hub, self._games, game_id, make, self.sources.max_per_game)
 
     async def join_lobby(
         self, lobby_id: str, make: Callable[[LobbyHub], LobbyConnection]
     ) -> LobbyHub:
         hub = self._lobbies.get(lobby_id)
         if hub is None:
-            hub = self._lobbies[lobby_id] = LobbyHub(self.ctx, lobby_id)
+            hub = self._lobbies[lobby_id] = LobbyHub(self.sources, lobby_id)
         return await self._join(hub, self._lobbies, lobby_id, make, None)
 
     async def _join(self, hub, hubs: dict, key: str, make, per_hub: int | None):
