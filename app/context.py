@@ -21,7 +21,8 @@ from app.migrate import check_schema
 from app.services.clock import PlayedBy, Timing
 from app.services import lobbies
 from app.services.errors import Problem
-from app.services.games import Committed, SeatsCache, Snapshot, commit_move, load_snapshot
+from app.services.commit import Committed, commit_move
+from app.services.games import SeatsCache, Snapshot, load_snapshot
 from app.hubs import RELOAD, Sources, Watchers, encode, event_notice
 from engine.core import IllegalMove
 

@@ -35,7 +35,8 @@ from app.bus import RESYNC, Bus, game_channel, lobby_channel
 from app.patch import make_patch
 from app.services import lobbies
 from app.services.errors import Problem
-from app.services.games import Committed, Snapshot
+from app.services.commit import Committed
+from app.services.games import Snapshot
 
 log = logging.getLogger(__name__)
 
