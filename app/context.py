@@ -23,7 +23,8 @@ from app.services import lobbies
 from app.services.errors import Problem
 from app.services.commit import Committed, commit_move
 from app.services.games import SeatsCache, Snapshot, load_snapshot
-from app.hubs import RELOAD, Sources, Watchers, encode, event_notice
+from app.sockets import encode
+from app.hubs import RELOAD, Sources, Watchers, event_notice
 from engine.core import IllegalMove
 
 # Seats of started games kept per process; they never change, so the cache is only bounded.
