@@ -9,8 +9,8 @@ once per change and renders it once per distinct viewer.
 
 Each socket (``app.sockets``) has one writer task that sends the newest thing it has not
 sent yet: a slow client skips versions (its next patch spans them) instead of queueing them,
-and a client that takes longer than ``WS_SEND_TIMEOUT`` to take one message is dropped, so no socket can grow
-the server's memory or hold anything up.
+and a client that takes longer than ``WS_SEND_TIMEOUT`` to take one message is dropped, so
+no socket can grow the server's memory or hold anything up.
 """
 
 from __future__ import annotations
