@@ -163,6 +163,20 @@ async def change(
     return locked.ls, changed
 
 
+async def new_invite_code(db: Database, lobby_id: str, player: Player, idle: float) -> LobbySeats:
+    """The host replaces the invite code: the old link says it was replaced, and the players
+    removed so far may join again (with the new code, if the host gives it to them)."""
+    async with changing(db, lobby_id, None) as locked:
+        ls = locked.ls
+        _must_be_host(ls, player)
+        _must_be_open(ls)
+        await locked.replace_code(ls.lobby.invite_code)
+        ls.lobby.invite_code = invite_code()
+        ls.lobby.removed = []
+        touched(ls.lobby, idle)
+    return locked.ls
+
+
 async def start(db: Database, lobby_id: str, player: Player, timing: Timing) -> Game:
     """The host starts the game of a full lobby: the game's row, inserted."""
     async with changing(db, lobby_id, None) as locked:
@@ -192,6 +206,8 @@ def join(ls: LobbySeats, player: Player, *, by_code: bool) -> bool:
     if ls.lobby.private and not by_code and not kept:
         raise Problem(403, "This lobby is private: join it with its invite code.")
     _must_be_open(ls)
+    if player.id in (ls.lobby.removed or []):
+        raise Problem(403, "The host removed you from this lobby.")
     free = ls.open_to(player.id)
     if not free:
         raise Problem(409, "The lobby is full.")
@@ -278,6 +294,9 @@ def free_seat(ls: LobbySeats, player: Player, seat: int) -> None:
         raise Problem(409, "The host keeps their own seat: close the lobby instead.")
     if row.bot_level is None and row.player_id is None:
         raise Problem(409, f"Seat {seat} is empty.")
+    if row.player_id is not None:
+        # A new list: the ORM sees a JSON column change only when it is assigned.
+        ls.lobby.removed = [*(ls.lobby.removed or []), row.player_id]
     row.bot_level = None
     row.player_id = None
 

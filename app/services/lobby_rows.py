@@ -23,7 +23,7 @@ from sqlalchemy.orm import InstrumentedAttribute
 
 from app import names
 from app.db import Database, Prepared, row_values, storable
-from app.models import Game, Lobby, Player, Seat, now
+from app.models import Game, Lobby, Player, ReplacedInviteCode, Seat, now
 from app.schemas import LobbyOut, PlayerOut, SeatOut
 from app.services import ratings
 from app.services.errors import Problem
@@ -108,12 +108,20 @@ async def load(session: AsyncSession, lobby_id: str, *, for_update: bool = False
     return await _load(session, Lobby.id == lobby_id, "No such lobby.", for_update)
 
 
+REPLACED = "The host has replaced this invite link: ask them for the new one."
+
+
 async def load_by_invite_code(session: AsyncSession, code: str) -> LobbySeats:
     if not storable(code):
         raise Problem(404, "No lobby has this invite code.")
-    return await _load(
-        session, Lobby.invite_code == code.strip(), "No lobby has this invite code.", False
-    )
+    try:
+        return await _load(
+            session, Lobby.invite_code == code.strip(), "No lobby has this invite code.", False
+        )
+    except Problem:
+        if await session.get(ReplacedInviteCode, code.strip()) is not None:
+            raise Problem(410, REPLACED) from None
+        raise
 
 
 async def _load(
@@ -181,6 +189,10 @@ _LOCK = {
     column.key: Prepared(select(LOBBIES).where(column == bindparam("key")).with_for_update())
     for column in (Lobby.id, Lobby.invite_code)
 }
+_REPLACED = Prepared(select(ReplacedInviteCode.code).where(
+    ReplacedInviteCode.code == bindparam("code")
+))
+_INSERT_REPLACED = Prepared(insert(ReplacedInviteCode.__table__))
 
 
 _SEATED = Prepared(ratings.with_ratings(
@@ -192,9 +204,9 @@ _SEATED = Prepared(ratings.with_ratings(
 ))
 
 
-# What a change to a lobby may change: the lobby's status, its game and when it closes,
-# and who sits in each seat.
-_LOBBY_CHANGES = ("status", "game_id", "closes_at")
+# What a change to a lobby may change: the lobby's status, its game, when it closes, its
+# invite code and whom the host removed, and who sits in each seat.
+_LOBBY_CHANGES = ("status", "game_id", "closes_at", "invite_code", "removed")
 
 
 _SEAT_CHANGES = ("player_id", "bot_level", "reserved_for", "reserved_until")
@@ -220,6 +232,8 @@ async def _locked(
     """The lobby whose ``by`` is ``key``, its row locked, and then its seats (see ``_load``)."""
     row = await conn.fetchrow(_LOCK[by.key].sql, key)
     if row is None:
+        if by is Lobby.invite_code and await conn.fetchval(_REPLACED.sql, key) is not None:
+            raise Problem(410, REPLACED)
         raise Problem(404, missing)
     lobby = Lobby(**{c.key: row[c.name] for c in LOBBIES.columns})
     seats = []
@@ -287,6 +301,14 @@ class _Changing:
             self._session.add(game)
             await self._session.flush()
 
+    async def replace_code(self, old: str) -> None:
+        """Remember ``old`` as replaced, so that its link says so."""
+        row = {"code": old, "lobby_id": self.ls.lobby.id}
+        if self._conn is not None:
+            await self._conn.execute(_INSERT_REPLACED.sql, *_INSERT_REPLACED.args(row))
+        else:
+            self._session.add(ReplacedInviteCode(**row))
+
 
 @asynccontextmanager
 async def changing(
@@ -305,7 +327,13 @@ async def changing(
             await _store(conn, ls, stored)
     else:
         async with db.writing() as session:
-            yield _Changing(await _load(session, by == key, missing, True), None, session)
+            try:
+                ls = await _load(session, by == key, missing, True)
+            except Problem:
+                if by is Lobby.invite_code and await session.get(ReplacedInviteCode, key):
+                    raise Problem(410, REPLACED) from None
+                raise
+            yield _Changing(ls, None, session)
 
 
 def reserved(seat: Seat) -> bool:

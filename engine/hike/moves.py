@@ -12,7 +12,8 @@ Space = Literal[SPACES]  # type: ignore[valid-type]
 
 
 class _Move(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # Strict: "3" is not the number 3; a move is sent exactly as its legal_moves entry.
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
 
 class Draw(_Move):
