@@ -16,7 +16,7 @@ from sqlalchemy.orm import InstrumentedAttribute
 
 from app import names
 from app.db import Database, Prepared, row_values, storable
-from app.models import Game, Lobby, Player, Seat, now
+from app.models import Game, Lobby, Player, ReplacedInviteCode, Seat, now
 from app.schemas import LobbyCreate, LobbyOut, PlayerOut, SeatOut
 from app.services import ratings
 from app.services.clock import Timing
@@ -113,12 +113,20 @@ async def load(session: AsyncSession, lobby_id: str, *, for_update: bool = False
     return await _load(session, Lobby.id == lobby_id, "No such lobby.", for_update)
 
 
+REPLACED = "The host has replaced this invite link: ask them for the new one."
+
+
 async def load_by_invite_code(session: AsyncSession, code: str) -> LobbySeats:
     if not storable(code):
         raise Problem(404, "No lobby has this invite code.")
-    return await _load(
-        session, Lobby.invite_code == code.strip(), "No lobby has this invite code.", False
-    )
+    try:
+        return await _load(
+            session, Lobby.invite_code == code.strip(), "No lobby has this invite code.", False
+        )
+    except Problem:
+        if await session.get(ReplacedInviteCode, code.strip()) is not None:
+            raise Problem(410, REPLACED) from None
+        raise
 
 
 async def _load(
@@ -277,6 +285,10 @@ _LOCK = {
     column.key: Prepared(select(_LOBBIES).where(column == bindparam("key")).with_for_update())
     for column in (Lobby.id, Lobby.invite_code)
 }
+_REPLACED = Prepared(select(ReplacedInviteCode.code).where(
+    ReplacedInviteCode.code == bindparam("code")
+))
+_INSERT_REPLACED = Prepared(insert(ReplacedInviteCode.__table__))
 _SEATED = Prepared(ratings.with_ratings(
     select(_SEATS, Player.name.label("player_name"), Player.handle.label("player_handle"))
     .join(Lobby, Lobby.id == Seat.lobby_id)
@@ -284,9 +296,9 @@ _SEATED = Prepared(ratings.with_ratings(
     .where(Seat.lobby_id == bindparam("lobby_id"))
     .order_by(Seat.seat)
 ))
-# What a change to a lobby may change: the lobby's status, its game and when it closes,
-# and who sits in each seat.
-_LOBBY_CHANGES = ("status", "game_id", "closes_at")
+# What a change to a lobby may change: the lobby's status, its game, when it closes, its
+# invite code and whom the host removed, and who sits in each seat.
+_LOBBY_CHANGES = ("status", "game_id", "closes_at", "invite_code", "removed")
 _SEAT_CHANGES = ("player_id", "bot_level", "reserved_for", "reserved_until")
 _UPDATE_LOBBY = Prepared(
     update(_LOBBIES)
@@ -306,6 +318,8 @@ async def _locked(
     """The lobby whose ``by`` is ``key``, its row locked, and then its seats (see ``_load``)."""
     row = await conn.fetchrow(_LOCK[by.key].sql, key)
     if row is None:
+        if by is Lobby.invite_code and await conn.fetchval(_REPLACED.sql, key) is not None:
+            raise Problem(410, REPLACED)
         raise Problem(404, missing)
     lobby = Lobby(**{c.key: row[c.name] for c in _LOBBIES.columns})
     seats = []
@@ -373,6 +387,14 @@ class _Changing:
             self._session.add(game)
             await self._session.flush()
 
+    async def replace_code(self, old: str) -> None:
+        """Remember ``old`` as replaced, so that its link says so."""
+        row = {"code": old, "lobby_id": self.ls.lobby.id}
+        if self._conn is not None:
+            await self._conn.execute(_INSERT_REPLACED.sql, *_INSERT_REPLACED.args(row))
+        else:
+            self._session.add(ReplacedInviteCode(**row))
+
 
 @asynccontextmanager
 async def _changing(
@@ -391,7 +413,13 @@ async def _changing(
             await _store(conn, ls, stored)
     else:
         async with db.writing() as session:
-            yield _Changing(await _load(session, by == key, missing, True), None, session)
+            try:
+                ls = await _load(session, by == key, missing, True)
+            except Problem:
+                if by is Lobby.invite_code and await session.get(ReplacedInviteCode, key):
+                    raise Problem(410, REPLACED) from None
+                raise
+            yield _Changing(ls, None, session)
 
 
 async def change(
@@ -411,6 +439,20 @@ async def change(
         if changed:
             touched(locked.ls.lobby, idle)
     return locked.ls, changed
+
+
+async def new_invite_code(db: Database, lobby_id: str, player: Player, idle: float) -> LobbySeats:
+    """The host replaces the invite code: the old link says it was replaced, and the players
+    removed so far may join again (with the new code, if the host gives it to them)."""
+    async with _changing(db, lobby_id, None) as locked:
+        ls = locked.ls
+        _must_be_host(ls, player)
+        _must_be_open(ls)
+        await locked.replace_code(ls.lobby.invite_code)
+        ls.lobby.invite_code = invite_code()
+        ls.lobby.removed = []
+        touched(ls.lobby, idle)
+    return locked.ls
 
 
 async def start(db: Database, lobby_id: str, player: Player, timing: Timing) -> Game:
@@ -442,6 +484,8 @@ def join(ls: LobbySeats, player: Player, *, by_code: bool) -> bool:
     if ls.lobby.private and not by_code and not kept:
         raise Problem(403, "This lobby is private: join it with its invite code.")
     _must_be_open(ls)
+    if player.id in (ls.lobby.removed or []):
+        raise Problem(403, "The host removed you from this lobby.")
     free = ls.open_to(player.id)
     if not free:
         raise Problem(409, "The lobby is full.")
@@ -537,6 +581,9 @@ def free_seat(ls: LobbySeats, player: Player, seat: int) -> None:
         raise Problem(409, "The host keeps their own seat: close the lobby instead.")
     if row.bot_level is None and row.player_id is None:
         raise Problem(409, f"Seat {seat} is empty.")
+    if row.player_id is not None:
+        # A new list: the ORM sees a JSON column change only when it is assigned.
+        ls.lobby.removed = [*(ls.lobby.removed or []), row.player_id]
     row.bot_level = None
     row.player_id = None
 

@@ -39,7 +39,7 @@ REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 ADMIN_TOKEN = "admin-secret-for-tests"
 TABLES = [
     "admin_actions", "chat_mutes", "rating_changes", "ratings", "device_codes", "player_sessions",
-    "chat_messages", "moves", "seats", "lobbies", "games", "players",
+    "chat_messages", "moves", "seats", "replaced_invite_codes", "lobbies", "games", "players",
 ]
 
 

@@ -38,6 +38,7 @@ ERRORS = {
     409: {"model": ErrorBody, "description": "not possible in the lobby's current state"},
     422: {"model": Unprocessable, "description": "invalid request"},
 }
+REPLACED = {410: {"model": ErrorBody, "description": "the host replaced this invite code"}}
 UNEXPECTED_HOST = {
     400: {"model": ErrorBody, "description": "an invite link cannot be built for this Host"}
 }
@@ -110,8 +111,10 @@ async def list_lobbies(
 @router.post(
     "/join",
     summary="Join a lobby by invite code",
-    description="Takes the lowest free seat; joining again while seated changes nothing.",
-    responses=ERRORS | UNREADABLE_BODY | UNEXPECTED_HOST | RATE_LIMITED,
+    description="Takes the lowest free seat; joining again while seated changes nothing. A "
+    "player the host removed is refused (403) until the host makes a new invite code; a "
+    "replaced code answers 410.",
+    responses=ERRORS | REPLACED | UNREADABLE_BODY | UNEXPECTED_HOST | RATE_LIMITED,
     dependencies=[rate_limit("joins")],
 )
 async def join_by_code(
@@ -127,8 +130,9 @@ async def join_by_code(
     "/invite/{invite_code}",
     summary="The lobby behind an invite code",
     description="What an invite link leads to, before anyone joins or even has a name: the "
-    "game, the seats and whether the table has started. Creates nothing.",
-    responses={404: ERRORS[404]} | UNEXPECTED_HOST | RATE_LIMITED,
+    "game, the seats and whether the table has started. Creates nothing; a replaced code "
+    "answers 410.",
+    responses={404: ERRORS[404]} | REPLACED | UNEXPECTED_HOST | RATE_LIMITED,
     dependencies=[rate_limit("joins")],
 )
 async def lobby_by_invite(
@@ -209,6 +213,23 @@ async def free_seat(
     return await _change(
         ctx, request, lobby_id, player, lambda ls: lobbies.free_seat(ls, player, seat)
     )
+
+
+@router.post(
+    "/{lobby_id}/invite_code",
+    summary="Make a new invite code",
+    description="Host only, before the start: the lobby gets a new invite code and link; the "
+    "old link answers that it was replaced, and the players the host removed may join again "
+    "(with the new code).",
+    responses=ERRORS | UNEXPECTED_HOST,
+)
+async def new_invite_code(
+    lobby_id: str, ctx: ContextDep, player: CurrentPlayer, request: Request
+) -> LobbyOut:
+    ls = await lobbies.new_invite_code(ctx.db, lobby_id, player, ctx.settings.LOBBY_IDLE)
+    await ctx.lobby_changed(lobby_id)
+    ls.seated_again(player)
+    return ls.out(player.id, _base(ctx, request))
 
 
 @router.post(
