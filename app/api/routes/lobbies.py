@@ -250,7 +250,8 @@ async def close(
     status_code=status.HTTP_201_CREATED,
     summary="Start the game",
     description="Host only, once every seat holds a player or a bot. The seed's SHA-256 is "
-    "published in the game's table; the seed itself is revealed when the game ends.",
+    "published in the game's table; the seed itself is revealed when the game ends. A game "
+    "that cannot be set up is refused (409) and the lobby stays open.",
     responses=ERRORS,
 )
 async def start(lobby_id: str, ctx: ContextDep, player: CurrentPlayer) -> GameStarted:
