@@ -23,6 +23,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from app.bus import RESYNC, Bus, game_channel, lobby_channel
+from app.db import note_unavailable, unavailable
 from app.services import lobbies
 from app.services.commit import Committed
 from app.services.errors import Problem
@@ -174,8 +175,11 @@ class GameHub:
                 return await self.sources.load_game(self.game_id)
             except Problem:
                 raise
-            except Exception:
-                log.exception("could not load game %s for its sockets; retrying", self.game_id)
+            except Exception as exc:
+                if unavailable(exc):
+                    note_unavailable(exc, f"loading game {self.game_id} for its sockets")
+                else:
+                    log.exception("could not load game %s for its sockets; retrying", self.game_id)
                 await asyncio.sleep(0.5)
 
 
@@ -222,8 +226,11 @@ class LobbyHub:
                         self.missing = True
                         self.loaded.set()
                         return
-                    except Exception:
-                        log.exception("could not load lobby %s; retrying", self.lobby_id)
+                    except Exception as exc:
+                        if unavailable(exc):
+                            note_unavailable(exc, f"loading lobby {self.lobby_id}")
+                        else:
+                            log.exception("could not load lobby %s; retrying", self.lobby_id)
                         await asyncio.sleep(0.5)
                         self._kick.set()
                         continue
