@@ -19,9 +19,12 @@ from app.guard import base_url
 from app.limits import Limits
 from app.migrate import check_schema
 from app.services.clock import PlayedBy, Timing
+from app.services import lobby_rows
 from app.services.errors import Problem
-from app.services.games import Committed, SeatsCache, Snapshot, commit_move, load_snapshot
-from app.hubs import RELOAD, Watchers, encode, event_notice
+from app.services.commit import Committed, commit_move
+from app.services.games import SeatsCache, Snapshot, load_snapshot
+from app.sockets import encode
+from app.hubs import RELOAD, Sources, Watchers, event_notice
 from engine.core import IllegalMove
 
 # Seats of started games kept per process; they never change, so the cache is only bounded.
@@ -47,8 +50,16 @@ class Context:
             else MemoryBus()
         )
         self.timing = Timing(settings.BOT_DELAY, settings.ABANDON_AFTER)
-        self.deadlines = Deadlines(self)
-        self.watchers = Watchers(self)
+        self.deadlines = Deadlines(self.db, self, settings.DEADLINE_POLL)
+        self.watchers = Watchers(Sources(
+            bus=self.bus,
+            instance_id=self.instance_id,
+            load_game=self._load_game,
+            load_lobby=self._load_lobby,
+            send_timeout=settings.WS_SEND_TIMEOUT,
+            max_per_instance=settings.WS_MAX_PER_INSTANCE,
+            max_per_game=settings.WS_MAX_PER_GAME,
+        ))
         self.limits = Limits(settings)
         self._seats: SeatsCache = {}
 
@@ -61,6 +72,14 @@ class Context:
         await self.watchers.close()
         await self.bus.close()
         await self.db.dispose()
+
+    async def _load_game(self, game_id: str) -> Snapshot:
+        async with self.db.session() as session:
+            return await self.snapshot(session, game_id)
+
+    async def _load_lobby(self, lobby_id: str) -> lobby_rows.LobbySeats:
+        async with self.db.session() as session:
+            return await lobby_rows.load(session, lobby_id)
 
     async def snapshot(self, session: AsyncSession, game_id: str) -> Snapshot:
         if len(self._seats) > SEATS_CACHE_SIZE:

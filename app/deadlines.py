@@ -20,18 +20,18 @@ import asyncio
 import contextvars
 import logging
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import logs, metrics
 from app.bots import bot_move
+from app.db import Database
 from app.models import Game, Lobby, now
+from app.services.clock import PlayedBy, Timing
 from app.services.errors import StaleVersion
 from app.services.games import Snapshot, abort_game
-
-if TYPE_CHECKING:
-    from app.context import Context
 
 log = logging.getLogger(__name__)
 
@@ -42,9 +42,31 @@ LEASE = timedelta(seconds=5)
 BATCH = 100
 
 
+class Table(Protocol):
+    """What acting on a deadline needs of the app: the clock's settings, the game as known,
+    and the ways a change is made and told to every socket."""
+
+    timing: Timing
+
+    async def snapshot(self, session: AsyncSession, game_id: str) -> Snapshot: ...
+
+    async def move(
+        self, game_id: str, seat: int, move: Any, expect_version: int,
+        played_by: PlayedBy = "person", *, known: Snapshot | None = None,
+    ) -> Any: ...
+
+    async def game_changed(
+        self, game_id: str, version: int, due_at: datetime | None = None
+    ) -> None: ...
+
+    async def lobby_changed(self, lobby_id: str) -> None: ...
+
+
 class Deadlines:
-    def __init__(self, ctx: Context):
-        self.ctx = ctx
+    def __init__(self, db: Database, table: Table, poll: float):
+        self.db = db
+        self.table = table
+        self.every = poll
         # Per game: the timer set, and when it fires; and the game's deadline now (later than
         # the timer's when moves have put it off since).
         self._timers: dict[str, tuple[asyncio.TimerHandle, datetime]] = {}
@@ -54,8 +76,8 @@ class Deadlines:
         self._poller: asyncio.Task | None = None
 
     async def start(self) -> None:
-        if self.ctx.settings.DEADLINE_POLL:
-            self._poller = asyncio.create_task(self._poll(self.ctx.settings.DEADLINE_POLL))
+        if self.every:
+            self._poller = asyncio.create_task(self._poll(self.every))
 
     async def close(self) -> None:
         for timer, _ in self._timers.values():
@@ -118,7 +140,7 @@ class Deadlines:
 
     async def poll(self) -> None:
         at = now()
-        async with self.ctx.db.session() as session:
+        async with self.db.session() as session:
             games = await session.scalars(
                 select(Game.id)
                 .where(Game.status == "active", Game.due_at <= at)
@@ -149,10 +171,10 @@ class Deadlines:
             self._running.pop(game_id, None)
 
     async def _claim_and_act(self, game_id: str) -> None:
-        ctx = self.ctx
+        table = self.table
         at = now()
         lease = at + LEASE
-        async with ctx.db.writing() as session:
+        async with self.db.writing() as session:
             claimed = await session.scalar(
                 update(Game)
                 .where(Game.id == game_id, Game.status == "active", Game.due_at <= at)
@@ -161,32 +183,32 @@ class Deadlines:
             )
         if claimed is None:
             return  # not due (any more), or another instance holds it
-        async with ctx.db.session() as session:
-            snap = await ctx.snapshot(session, game_id)
+        async with self.db.session() as session:
+            snap = await table.snapshot(session, game_id)
         if snap.version != claimed:
             return  # a move came in meanwhile and set the next deadline itself
-        due = snap.due(now(), ctx.timing)
+        due = snap.due(now(), table.timing)
         metrics.deadline_acted(due)
         if due is None:
             await self._release(snap, lease)
         elif due.action == "abort":
-            if await abort_game(ctx.db, game_id, snap.version):
+            if await abort_game(self.db, game_id, snap.version):
                 log.info("game %s aborted: every person at the table has been away", game_id)
-                await ctx.game_changed(game_id, snap.version)
+                await table.game_changed(game_id, snap.version)
         else:
             assert due.seat is not None
             try:
                 with metrics.bot_turn(snap.kind):
                     move = bot_move(snap, due.seat)
-                await ctx.move(game_id, due.seat, move, snap.version, due.played_by, known=snap)
+                await table.move(game_id, due.seat, move, snap.version, due.played_by, known=snap)
             except StaleVersion:
                 pass  # someone moved first; that move set the next deadline
 
     async def _release(self, snap: Snapshot, lease: datetime) -> None:
         """Nothing to do after all (a seat came back, say): put back the real deadline, unless
         the game changed since the claim (then that change set it)."""
-        due_at = snap.next_due(now(), self.ctx.timing)
-        async with self.ctx.db.writing() as session:
+        due_at = snap.next_due(now(), self.table.timing)
+        async with self.db.writing() as session:
             result = await session.execute(
                 update(Game)
                 .where(Game.id == snap.id, Game.version == snap.version, Game.due_at == lease)
@@ -198,7 +220,7 @@ class Deadlines:
 
     async def _close_lobby(self, lobby_id: str) -> None:
         """An open lobby nobody touched for ``LOBBY_IDLE`` closes; the UPDATE is the claim."""
-        async with self.ctx.db.writing() as session:
+        async with self.db.writing() as session:
             result = await session.execute(
                 update(Lobby)
                 .where(Lobby.id == lobby_id, Lobby.status == "open", Lobby.closes_at <= now())
@@ -207,4 +229,4 @@ class Deadlines:
             )
         if result.rowcount == 1:
             metrics.DEADLINES.labels("lobby_closed").inc()
-            await self.ctx.lobby_changed(lobby_id)
+            await self.table.lobby_changed(lobby_id)

@@ -262,17 +262,20 @@ class Guard:
         limit = self.settings.MAX_MESSAGE_BYTES
         if len(text) > limit or len(text.encode("utf-8", "surrogatepass")) > limit:
             return _error("bad_request", f"Messages are at most {limit} bytes.")
+        too_deep = _error("bad_request", f"Messages nest at most {MAX_DEPTH} levels deep.")
         try:
             data = json.loads(text)
         except RecursionError:
-            data = None
+            return too_deep
         except ValueError:
             return None  # the app answers what is not JSON
-        if data is None or _depth(data) > MAX_DEPTH:
-            return _error("bad_request", f"Messages nest at most {MAX_DEPTH} levels deep.")
+        if not isinstance(data, dict):
+            return _error("bad_request", "A message is a JSON object.")
+        if _depth(data) > MAX_DEPTH:
+            return too_deep
         # Parsed once: the app reads it from the message (``app.ws``).
         message[PARSED] = data
-        ref = data.get("ref") if isinstance(data, dict) else None
+        ref = data.get("ref")
         if ref is not None and len(json.dumps(ref)) > self.settings.MAX_REF_CHARS:
             return _error("bad_request", f"A ref is at most {self.settings.MAX_REF_CHARS} "
                           "characters of JSON.")

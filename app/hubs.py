@@ -7,38 +7,27 @@ one), its whole-state message and its patch from a given version are computed on
 version and the same text goes to every socket that needs it. A lobby hub loads its lobby
 once per change and renders it once per distinct viewer.
 
-Each socket has one writer task that sends the newest thing it has not sent yet: a slow
-client skips versions (its next patch spans them) instead of queueing them, and a client that
-takes longer than ``WS_SEND_TIMEOUT`` to take one message is dropped, so no socket can grow
-the server's memory or hold anything up.
+Each socket (``app.sockets``) has one writer task that sends the newest thing it has not
+sent yet: a slow client skips versions (its next patch spans them) instead of queueing them,
+and a client that takes longer than ``WS_SEND_TIMEOUT`` to take one message is dropped, so
+no socket can grow the server's memory or hold anything up.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import contextvars
 import dataclasses
-import json
 import logging
 import time
-from collections import deque
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
 
-import orjson
-from fastapi import WebSocket, WebSocketDisconnect
-from starlette.websockets import WebSocketState
-
-from app import metrics
-from app.bus import RESYNC, game_channel, lobby_channel
-from app.patch import make_patch
-from app.services import lobbies
+from app.bus import RESYNC, Bus, game_channel, lobby_channel
+from app.services import lobby_rows
+from app.services.commit import Committed
 from app.services.errors import Problem
-from app.services.games import Committed, Snapshot
-
-if TYPE_CHECKING:
-    from app.context import Context
+from app.services.games import Snapshot
+from app.sockets import Connection, Frame, LobbyConnection, encode
 
 log = logging.getLogger(__name__)
 
@@ -48,8 +37,6 @@ RELOAD = "!"
 # "event:{instance}:{json}" carries a message for every socket (a chat line, a rematch); the
 # instance that sent it has handed it to its own sockets already.
 EVENT = "event:"
-# Events waiting for a slow socket: beyond this many, the oldest are dropped.
-EVENTS_KEPT = 100
 
 
 def event_notice(instance_id: str, text: str) -> str:
@@ -64,138 +51,25 @@ def foreign_event(message: str, instance_id: str) -> str | None:
     return text if sender != instance_id else ""
 
 
-class SlowClient(Exception):
-    """The client did not take a message within ``WS_SEND_TIMEOUT``."""
+@dataclasses.dataclass(frozen=True)
+class Sources:
+    """What the hubs need of the app: where changes are heard, where games and lobbies are
+    read, and the caps on sockets."""
 
-
-def encode(message: dict[str, Any]) -> str:
-    """Compact JSON text. orjson takes a tenth of the standard encoder's time, which was a
-    twentieth of a move's on the server (every whole state and patch goes through here)."""
-    try:
-        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
-    except orjson.JSONEncodeError:
-        # What orjson refuses (an integer beyond 64 bits; a lone surrogate, from JSON's \ud800
-        # escapes in a client's ref, which UTF-8 cannot carry) goes as escaped ASCII.
-        return json.dumps(message, separators=(",", ":"))
-
-
-class Socket:
-    """One client socket: sends are serialised and bounded in time.
-
-    The bound is kept by ``Watchers``' watchdog, which cancels a send still waiting after
-    ``timeout``: a timer per message cost more than the rest of sending it."""
-
-    def __init__(self, ws: WebSocket, timeout: float):
-        self.ws = ws
-        self.timeout = timeout
-        self.lock = asyncio.Lock()
-        self.wake = asyncio.Event()
-        self.events: deque[str] = deque(maxlen=EVENTS_KEPT)
-        self.sending_since: float | None = None
-        self._sender: asyncio.Task | None = None
-        self._too_slow = False
-
-    def tell(self, text: str) -> None:
-        self.events.append(text)
-        self.wake.set()
-
-    async def send_events(self) -> None:
-        while self.events:
-            await self.send_text(self.events.popleft())
-
-    async def send_text(self, text: str) -> None:
-        async with self.lock:
-            if self._too_slow:
-                raise SlowClient
-            if self.ws.application_state is WebSocketState.DISCONNECTED:
-                # An earlier send found the client gone (Starlette refuses any further send).
-                raise WebSocketDisconnect(1006)
-            self._sender = asyncio.current_task()
-            self.sending_since = time.monotonic()
-            try:
-                await self.ws.send_text(text)
-            except asyncio.CancelledError:
-                if not self._too_slow:
-                    raise
-                self._sender.uncancel()
-                raise SlowClient from None
-            finally:
-                self.sending_since = None
-
-    def give_up_if_stuck(self, now: float) -> None:
-        """Cancel a send that has waited longer than ``timeout`` (its task raises SlowClient)."""
-        since = self.sending_since
-        if since is not None and now - since > self.timeout and not self._too_slow:
-            self._too_slow = True
-            assert self._sender is not None
-            self._sender.cancel()
-
-    async def send(self, message: dict[str, Any]) -> None:
-        await self.send_text(encode(message))
-
-
-class Connection(Socket):
-    """A game socket: the version and view it was last sent."""
-
-    def __init__(self, ws: WebSocket, seat: int | None, timeout: float):
-        super().__init__(ws, timeout)
-        self.seat = seat
-        self.version = -1
-        self.view: dict[str, Any] | None = None
-        # The next thing sent is a whole state (first message, ``sync``, missed changes).
-        self.resync = True
-
-    async def write_updates(self, hub: GameHub) -> None:
-        while True:
-            await self.wake.wait()
-            self.wake.clear()
-            await self.send_events()
-            if hub.snap is None:
-                continue
-            frame = hub.frame(self.seat)
-            resync, self.resync = self.resync, False
-            if resync:
-                text = frame.state()
-            elif hub.snap.version < self.version or self.view is None:
-                continue
-            else:
-                text = frame.patch_from(self.version, self.view)
-                if text is None:
-                    continue
-            self.view, self.version = frame.view, frame.version
-            await self.send_text(text)
-            metrics.sent(hub.game_id, self.version)
-
-
-class Frame:
-    """One seat's view of one version, and the messages built from it, shared by its sockets."""
-
-    def __init__(self, snap: Snapshot, seat: int | None):
-        self.version = snap.version
-        self.view = snap.view(seat)
-        self._state: str | None = None
-        self._patches: dict[int, str | None] = {}
-
-    def state(self) -> str:
-        if self._state is None:
-            self._state = encode({"type": "state", "version": self.version, "view": self.view})
-        return self._state
-
-    def patch_from(self, version: int, view: dict[str, Any]) -> str | None:
-        """The patch from ``view`` (this seat's at ``version``); None when nothing changed."""
-        if version not in self._patches:
-            ops = make_patch(view, self.view)
-            same = not ops and version == self.version
-            message = {"type": "patch", "from": version, "version": self.version, "ops": ops}
-            self._patches[version] = None if same else encode(message)
-        return self._patches[version]
+    bus: Bus
+    instance_id: str
+    load_game: Callable[[str], Awaitable[Snapshot]]
+    load_lobby: Callable[[str], Awaitable[lobby_rows.LobbySeats]]
+    send_timeout: float
+    max_per_instance: int
+    max_per_game: int
 
 
 class GameHub:
     """This instance's sockets on one game, and the game as last known."""
 
-    def __init__(self, ctx: Context, game_id: str):
-        self.ctx = ctx
+    def __init__(self, sources: Sources, game_id: str):
+        self.sources = sources
         self.game_id = game_id
         self.connections: set[Connection] = set()
         self.waiting = 0
@@ -254,7 +128,7 @@ class GameHub:
             conn.tell(text)
 
     def notice(self, message: str) -> None:
-        event = foreign_event(message, self.ctx.instance_id)
+        event = foreign_event(message, self.sources.instance_id)
         if event is not None:
             if event:
                 self.tell(event)
@@ -271,7 +145,7 @@ class GameHub:
             self.reload()
 
     async def _run(self) -> None:
-        async with self.ctx.bus.subscribe(game_channel(self.game_id)) as sub:
+        async with self.sources.bus.subscribe(game_channel(self.game_id)) as sub:
             listener = asyncio.create_task(self._listen(sub))
             try:
                 self._kick.set()
@@ -297,8 +171,7 @@ class GameHub:
         """The game now; retried, because a change that is not passed on leaves sockets behind."""
         while True:
             try:
-                async with self.ctx.db.session() as session:
-                    return await self.ctx.snapshot(session, self.game_id)
+                return await self.sources.load_game(self.game_id)
             except Problem:
                 raise
             except Exception:
@@ -306,35 +179,16 @@ class GameHub:
                 await asyncio.sleep(0.5)
 
 
-class LobbyConnection(Socket):
-    def __init__(self, ws: WebSocket, player_id: str | None, base: str, timeout: float):
-        super().__init__(ws, timeout)
-        self.player_id = player_id
-        self.base = base
-        self.sent: str | None = None
-
-    async def write_updates(self, hub: LobbyHub) -> None:
-        while True:
-            await self.wake.wait()
-            self.wake.clear()
-            await self.send_events()
-            if hub.lobby is not None:
-                text = hub.render(self.player_id, self.base)
-                if text != self.sent:
-                    self.sent = text
-                    await self.send_text(text)
-
-
 class LobbyHub:
     """This instance's sockets on one lobby: one load per change, one rendering per viewer
     kind (seat, host or not, base URL)."""
 
-    def __init__(self, ctx: Context, lobby_id: str):
-        self.ctx = ctx
+    def __init__(self, sources: Sources, lobby_id: str):
+        self.sources = sources
         self.lobby_id = lobby_id
         self.connections: set[LobbyConnection] = set()
         self.waiting = 0
-        self.lobby: lobbies.LobbySeats | None = None
+        self.lobby: lobby_rows.LobbySeats | None = None
         self.missing = False
         self.loaded = asyncio.Event()
         self._rendered: dict[tuple, str] = {}
@@ -355,7 +209,7 @@ class LobbyHub:
         return text
 
     async def _run(self) -> None:
-        async with self.ctx.bus.subscribe(lobby_channel(self.lobby_id)) as sub:
+        async with self.sources.bus.subscribe(lobby_channel(self.lobby_id)) as sub:
             listener = asyncio.create_task(self._listen(sub))
             try:
                 self._kick.set()
@@ -363,8 +217,7 @@ class LobbyHub:
                     await self._kick.wait()
                     self._kick.clear()
                     try:
-                        async with self.ctx.db.session() as session:
-                            lobby = await lobbies.load(session, self.lobby_id)
+                        lobby = await self.sources.load_lobby(self.lobby_id)
                     except Problem:
                         self.missing = True
                         self.loaded.set()
@@ -387,11 +240,11 @@ class LobbyHub:
 
     async def _listen(self, sub) -> None:
         async for message in sub:
-            event = foreign_event(message, self.ctx.instance_id)
+            event = foreign_event(message, self.sources.instance_id)
             if event:
                 self.tell(event)
             # This instance's own notices come back through Redis: it has reloaded already.
-            elif event is None and message != self.ctx.instance_id:
+            elif event is None and message != self.sources.instance_id:
                 self.reload()
 
 
@@ -402,8 +255,8 @@ class Refused(Exception):
 class Watchers:
     """Every hub of this instance, and the caps on sockets."""
 
-    def __init__(self, ctx: Context):
-        self.ctx = ctx
+    def __init__(self, sources: Sources):
+        self.sources = sources
         self._games: dict[str, GameHub] = {}
         self._lobbies: dict[str, LobbyHub] = {}
         self.sockets = 0
@@ -411,7 +264,7 @@ class Watchers:
 
     async def _watch_sends(self) -> None:
         """Drop every socket whose client has not taken a message for ``WS_SEND_TIMEOUT``."""
-        period = min(1.0, self.ctx.settings.WS_SEND_TIMEOUT / 4)
+        period = min(1.0, self.sources.send_timeout / 4)
         while True:
             await asyncio.sleep(period)
             now = time.monotonic()
@@ -429,7 +282,7 @@ class Watchers:
         return len(hub.connections) if hub is not None else 0
 
     def _admit(self, hub: GameHub | LobbyHub, per_hub: int | None) -> None:
-        if self.sockets >= self.ctx.settings.WS_MAX_PER_INSTANCE:
+        if self.sockets >= self.sources.max_per_instance:
             raise Refused("This server has too many sockets open; try again later.")
         if per_hub is not None and len(hub.connections) + hub.waiting >= per_hub:
             raise Refused("This game has too many sockets open; try again later.")
@@ -439,15 +292,15 @@ class Watchers:
         ``Problem`` (no such game) or ``Refused``."""
         hub = self._games.get(game_id)
         if hub is None:
-            hub = self._games[game_id] = GameHub(self.ctx, game_id)
-        return await self._join(hub, self._games, game_id, make, self.ctx.settings.WS_MAX_PER_GAME)
+            hub = self._games[game_id] = GameHub(self.sources, game_id)
+        return await self._join(hub, self._games, game_id, make, self.sources.max_per_game)
 
     async def join_lobby(
         self, lobby_id: str, make: Callable[[LobbyHub], LobbyConnection]
     ) -> LobbyHub:
         hub = self._lobbies.get(lobby_id)
         if hub is None:
-            hub = self._lobbies[lobby_id] = LobbyHub(self.ctx, lobby_id)
+            hub = self._lobbies[lobby_id] = LobbyHub(self.sources, lobby_id)
         return await self._join(hub, self._lobbies, lobby_id, make, None)
 
     async def _join(self, hub, hubs: dict, key: str, make, per_hub: int | None):
@@ -530,19 +383,3 @@ class Watchers:
         self._lobbies.clear()
 
 
-async def serve(reader: Callable[[], Any], writer: Callable[[], Any]) -> None:
-    """Run a socket's reader and writer until either ends (the client left, or was too slow)."""
-    tasks = [asyncio.create_task(reader()), asyncio.create_task(writer())]
-    try:
-        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-        for task in done:
-            exc = task.exception()
-            # A client gone or too slow ends its socket; anything else is a bug to log.
-            if exc is not None and not isinstance(exc, SlowClient | WebSocketDisconnect | OSError):
-                raise exc
-    finally:
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task

@@ -104,6 +104,17 @@ class Lobby(Base):
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
     # An open lobby closes by itself at this time; every change moves it later.
     closes_at: Mapped[datetime | None] = mapped_column(index=True)
+    # The players the host removed since the invite code was last made: they cannot rejoin.
+    removed: Mapped[list[str]] = mapped_column(JSON, default=list, server_default="[]")
+
+
+class ReplacedInviteCode(Base):
+    """An invite code the host replaced by a new one: its link says so, rather than 404."""
+
+    __tablename__ = "replaced_invite_codes"
+
+    code: Mapped[str] = mapped_column(String(16), primary_key=True)
+    lobby_id: Mapped[str] = mapped_column(ForeignKey("lobbies.id"), index=True)
 
 
 class Seat(Base):

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app import guard, logs, metrics
-from app.hubs import Connection, GameHub, LobbyConnection, LobbyHub, Refused, Socket, serve
+from app.hubs import GameHub, LobbyHub, Refused
+from app.sockets import Connection, LobbyConnection, Socket, serve
 from app.services import chat, players
 from app.services.errors import Problem, StaleVersion
 from engine.core import IllegalMove

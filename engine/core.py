@@ -254,7 +254,11 @@ _set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 def _first_error(exc: ValidationError) -> str:
     err = exc.errors()[0]
     where = ".".join(str(p) for p in err.get("loc", ()))
-    return f"{where}: {err['msg']}" if where else err["msg"]
+    msg = err["msg"]
+    if err["type"] == "union_tag_invalid":
+        # pydantic quotes the tag it was sent, which may be any text at all.
+        msg = f"expected one of {err['ctx']['expected_tags']}"
+    return f"{where}: {msg}" if where else msg
 
 
 def check_players(game: Game, players: int) -> None:

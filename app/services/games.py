@@ -1,27 +1,30 @@
-"""Games: start one from a lobby, load it, commit a move (one transaction), replay it."""
+"""Games: start one from a lobby, load it, concede, come back, abort, replay it. A move's
+commit is ``app.services.commit``."""
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, Text, bindparam, cast, insert, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import Text, bindparam, cast, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import names
-from app.db import Database, Prepared, RawJSON, for_asyncpg, storable
+from app.db import Database, RawJSON, for_asyncpg, storable
 from app.models import Game, Lobby, Move, Player, Seat, now
 from app.services import clock, ratings
-from app.services.clock import Clock, PlayedBy, Timing
-from app.services.errors import Problem, StaleVersion
-from engine.core import BaseState, IllegalMove, Outcome, full_view, play
+from app.services.clock import Clock, Timing
+from app.services.errors import Problem
+from engine.core import BaseState, Outcome, full_view, play
 from engine.core import Game as GameKind
 from engine.registry import get_game
+
+log = logging.getLogger(__name__)
 
 
 def new_id() -> str:
@@ -295,10 +298,16 @@ def new_seed() -> int:
 
 
 def create_game(lobby: Lobby, seat_people: set[int], timing: Timing) -> Game:
-    """A new game's row for a full lobby, for the caller to insert. The seed stays secret."""
+    """A new game's row for a full lobby, for the caller to insert. The seed stays secret.
+    A setup that fails is a 409: the caller's transaction then leaves the lobby as it was."""
     game = get_game(lobby.game)
     seed = new_seed()
-    state = game.setup(lobby.seat_count, game.options(lobby.options), seed)
+    try:
+        state = game.setup(lobby.seat_count, game.options(lobby.options), seed)
+    except Exception:
+        log.exception("%s setup failed for lobby %s", game.id, lobby.id)
+        raise Problem(409, f"The {game.title} table could not be set up; the lobby stays "
+                           "open: try starting it again.") from None
     acting, at = game.to_act(state), now()
     started = clock.started(acting, seat_people, lobby.turn_seconds, at)
     row = Game(
@@ -316,306 +325,6 @@ def create_game(lobby: Lobby, seat_people: set[int], timing: Timing) -> Game:
         due_at=clock.due_at(started, acting, seat_people, timing, at),
     )
     return row
-
-
-@dataclass(frozen=True)
-class Committed:
-    kind: str
-    version: int
-    state: BaseState
-    status: str
-    stand_ins: dict[int, str]
-    outcome: dict[str, Any] | None
-    updated_at: datetime | None = None
-    clock: Clock = field(default_factory=Clock)
-    due_at: datetime | None = None
-
-
-@dataclass(frozen=True)
-class _Stored:
-    """What a move is checked against: the game row as last read (or as a hub holds it)."""
-
-    kind: str
-    version: int
-    status: str
-    state: BaseState
-    stand_ins: dict[int, str]
-    updated_at: datetime | None
-    clock: Clock
-    turn_seconds: int | None
-
-    @classmethod
-    def read(cls, row: Any) -> _Stored:
-        """From a game row (the model, or the columns selected by name)."""
-        return cls(
-            row.kind, row.version, row.status, get_game(row.kind).load(row.state),
-            stand_ins(row.stand_ins), row.updated_at, Clock.load(row.clock), row.turn_seconds,
-        )
-
-
-@dataclass(frozen=True)
-class _Mover:
-    """Who moves (``app.services.clock``), and what the clock needs to know of the table."""
-
-    played_by: PlayedBy
-    bots: dict[int, str | None]
-    timing: Timing
-
-
-def _check(stored: _Stored, seat: int, expect_version: int, mover: _Mover) -> None:
-    if stored.status == "aborted":
-        raise IllegalMove("The game was aborted.")
-    if mover.played_by == "person" and stored.stand_ins.get(seat) == CONCEDED:
-        raise IllegalMove("You conceded this game: the bot plays your seat now.")
-    if mover.played_by == "person" and stored.stand_ins.get(seat) == SUSPENDED:
-        raise IllegalMove("You are suspended: the bot plays your seat now.")
-    # A bot may move for a person's seat only while it stands in: the person may have taken
-    # the seat back (or got a new deadline) since the bot chose its move.
-    deadline = stored.clock.deadlines.get(seat)
-    taken_back = seat in people(mover.bots, stored.stand_ins) and (
-        (mover.played_by == "bot" and seat not in stored.clock.away)
-        or (mover.played_by == "clock" and (deadline is None or deadline > now()))
-    )
-    if stored.version != expect_version or taken_back:
-        raise StaleVersion(stored.version)
-
-
-def _apply(
-    stored: _Stored, seat: int, move: Any, mover: _Mover
-) -> tuple[BaseState, dict, dict[str, Any], Clock]:
-    """The new state, the move as recorded, the game row's new values and the new clock."""
-    game = get_game(stored.kind)
-    parsed = game.parse_move(move) if isinstance(move, dict) else move
-    state = play(game, stored.state, seat, parsed)
-    at = now()
-    seat_people = people(mover.bots, stored.stand_ins)
-    acting = game.to_act(state)
-    moved = clock.after_move(
-        stored.clock, acting, seat_people, seat, mover.played_by, stored.turn_seconds, at
-    )
-    outcome = game.outcome(state)
-    values: dict[str, Any] = {
-        "state": RawJSON(game.dump_json(state)),
-        "version": stored.version + 1,
-        "updated_at": at,
-        "clock": moved.dump(),
-        "away_since": moved.away_since(),
-        "due_at": clock.due_at(moved, acting, seat_people, mover.timing, at)
-        if outcome is None
-        else None,
-    }
-    if outcome is not None:
-        values |= {"status": "finished", "outcome": final_outcome(outcome, stored.stand_ins)}
-        values["finished_at"] = values["updated_at"]
-    return state, parsed.model_dump(mode="json"), values, moved
-
-
-def _committed(
-    stored: _Stored, state: BaseState, values: dict[str, Any], moved: Clock
-) -> Committed:
-    return Committed(
-        stored.kind,
-        values["version"],
-        state,
-        values.get("status", "active"),
-        stored.stand_ins,
-        values.get("outcome"),
-        values["updated_at"],
-        moved,
-        values["due_at"],
-    )
-
-
-async def _bots(
-    conn: Any, game_id: str, known: Snapshot | None, seats_cache: SeatsCache | None
-) -> dict[int, str | None]:
-    """Each seat's bot level, from what the caller holds when it can."""
-    if known is not None:
-        return {s.seat: s.bot for s in known.seats}
-    cached = seats_cache.get(game_id) if seats_cache is not None else None
-    if cached is not None:
-        return {s.seat: s.bot for s in cached[1]}
-    return await seat_bots(conn, game_id)
-
-
-async def commit_move(
-    db: Database, game_id: str, seat: int, move: Any, expect_version: int, *,
-    timing: Timing, played_by: PlayedBy = "person", known: Snapshot | None = None,
-    seats_cache: SeatsCache | None = None, one_statement: bool = True,
-) -> Committed:
-    """Apply one move for ``seat`` in one transaction; returns the new version and state.
-    ``played_by`` says who moves (``app.services.clock``): a bot may move for a person's seat
-    only while it stands in for them. The clock moves on in the same update.
-    ``known``: the game as the caller holds it; at ``expect_version`` it saves reading it.
-
-    Raises ``StaleVersion`` when ``expect_version`` is not the current version (or another
-    writer won the race) and ``IllegalMove`` when the engine refuses the move; in both cases
-    nothing is written. A move that ends the game rates it (``app.services.ratings``) in the
-    same transaction, which on PostgreSQL is then the session's rather than one statement.
-    """
-    if db.postgres and one_statement:
-        return await _commit_in_one_statement(
-            db, game_id, seat, move, expect_version, played_by, timing, known, seats_cache
-        )
-    async with db.writing() as session:
-        # Locked on PostgreSQL, where writers do not queue: a concession meanwhile would
-        # change the seats this move's outcome ranks.
-        row = await session.get(Game, game_id, populate_existing=True, with_for_update=True)
-        if row is None:
-            raise Problem(404, "No such game.")
-        stored = _Stored.read(row)
-        mover = _Mover(played_by, await _bots(session, game_id, known, seats_cache), timing)
-        _check(stored, seat, expect_version, mover)
-        state, record, values, moved = _apply(stored, seat, move, mover)
-        version = values["version"]
-        session.add(Move(game_id=game_id, seq=version, seat=seat, move=record))
-        try:
-            await session.flush()
-        except IntegrityError:
-            raise StaleVersion(version) from None
-        result = await session.execute(
-            update(Game)
-            .where(Game.id == game_id, Game.version == row.version, Game.status == "active")
-            .values(**values)
-            .execution_options(synchronize_session=False)
-        )
-        if result.rowcount != 1:
-            # Another writer won, or an admin aborted the game meanwhile.
-            now_status = await session.scalar(select(Game.status).where(Game.id == game_id))
-            if now_status == "aborted":
-                raise IllegalMove("The game was aborted.")
-            raise StaleVersion(version)
-        if values.get("status") == "finished":
-            await ratings.game_ended(session, game_id)
-        return _committed(stored, state, values, moved)
-
-
-def _move_in_one_statement():
-    """Update the game where it is as read; insert the move if it was. Built once: building
-    the expression per move cost more than running it."""
-    stamp = DateTime(timezone=True)
-    moved = (
-        update(Game)
-        .where(
-            Game.id == bindparam("game_id"),
-            Game.version == bindparam("expect"),
-            Game.status == "active",
-            Game.updated_at == bindparam("read_at", type_=stamp),
-        )
-        .values(
-            state=bindparam("state", type_=JSON),
-            version=bindparam("version"),
-            updated_at=bindparam("updated_at", type_=stamp),
-            status=bindparam("status"),
-            outcome=bindparam("outcome", type_=JSON(none_as_null=True)),
-            finished_at=bindparam("finished_at", type_=stamp),
-            clock=bindparam("clock", type_=JSON),
-            away_since=bindparam("away_since", type_=stamp),
-            due_at=bindparam("due_at", type_=stamp),
-        )
-        .returning(Game.id)
-        .cte("moved")
-    )
-    return (
-        insert(Move)
-        .from_select(
-            ["game_id", "seq", "seat", "move", "created_at"],
-            select(
-                moved.c.id,
-                bindparam("version"),
-                bindparam("seat"),
-                bindparam("move", type_=JSON),
-                bindparam("updated_at", type_=stamp),
-            ),
-        )
-        .returning(Move.seq)
-    )
-
-
-_MOVE_IN_ONE = _move_in_one_statement()
-# Run on asyncpg itself: SQLAlchemy's execution (compiled-cache look-up, parameter
-# processing, result wrapping) cost a tenth of a move's time on the server, more than
-# PostgreSQL took to run the statement.
-_MOVE = Prepared(_MOVE_IN_ONE)
-# A statement that did nothing: what the game is now.
-_CURRENT_SQL = for_asyncpg(
-    select(Game.status, Game.version).where(Game.id == bindparam("game_id"))
-).string
-
-
-async def _commit_in_one_statement(
-    db: Database, game_id: str, seat: int, move: Any, expect_version: int, played_by: PlayedBy,
-    timing: Timing, known: Snapshot | None, seats_cache: SeatsCache | None,
-) -> Committed:
-    """PostgreSQL: one statement (so one transaction, without BEGIN and COMMIT round trips)
-    updates the game where it is still as read and inserts the move if it did.
-
-    The row "as read" is its version and ``updated_at``: every change to a game row that
-    bears on its moves (a move, an abort, a concession, a seat coming back) sets
-    ``updated_at``. With ``known`` at
-    ``expect_version`` the row is not even read: a move costs one round trip.
-    """
-    if known is not None and known.version == expect_version and known.updated_at:
-        stored = _Stored(
-            known.kind, known.version, known.status, known.state, known.stand_ins,
-            known.updated_at, known.clock, known.turn_seconds,
-        )
-        bots = await _bots(None, game_id, known, seats_cache)
-    else:
-        async with db.autocommit() as conn:
-            row = (
-                await conn.execute(
-                    select(
-                        Game.kind, Game.version, Game.status, Game.state, Game.stand_ins,
-                        Game.updated_at, Game.clock, Game.turn_seconds,
-                    ).where(Game.id == game_id)
-                )
-            ).one_or_none() if storable(game_id) else None
-            bots = await _bots(conn, game_id, known, seats_cache) if row is not None else {}
-        if row is None:
-            raise Problem(404, "No such game.")
-        stored = _Stored.read(row)
-    mover = _Mover(played_by, bots, timing)
-    _check(stored, seat, expect_version, mover)
-    # The engine's work is done before a connection is taken: under load, a connection held
-    # through it (and the turns of the event loop around it) was what moves queued for.
-    state, record, values, moved = _apply(stored, seat, move, mover)
-    if values.get("status") == "finished":
-        return await commit_move(
-            db, game_id, seat, move, expect_version, timing=timing, played_by=played_by,
-            seats_cache=seats_cache, one_statement=False,
-        )
-    args = _MOVE.args({
-        "game_id": game_id,
-        "expect": expect_version,
-        "read_at": stored.updated_at,
-        "version": values["version"],
-        "state": values["state"],
-        "updated_at": values["updated_at"],
-        "status": values.get("status", "active"),
-        "outcome": values.get("outcome"),
-        "finished_at": values.get("finished_at"),
-        "clock": values["clock"],
-        "away_since": values["away_since"],
-        "due_at": values["due_at"],
-        "seat": seat,
-        "move": record,
-    })
-    async with db.driver() as conn:
-        inserted = await conn.fetchval(_MOVE.sql, *args)
-        if inserted is None:
-            # Another writer won, or the game changed otherwise (aborted, a concession).
-            current = await conn.fetchrow(_CURRENT_SQL, game_id)
-    if inserted is None:
-        if current["status"] == "aborted":
-            raise IllegalMove("The game was aborted.")
-        if current["version"] == expect_version and known is not None:
-            # Only what the caller held was out of date: check against the row itself.
-            return await _commit_in_one_statement(
-                db, game_id, seat, move, expect_version, played_by, timing, None, seats_cache,
-            )
-        raise StaleVersion(current["version"])
-    return _committed(stored, state, values, moved)
 
 
 async def concede(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from engine.camping_life import rules
+from engine.camping_life import labels, rules
 from engine.camping_life.bot import heuristic_bot
 from engine.camping_life.cards import MISSIONS, NAMES, TERRAIN, TERRAIN_TEXT
 from engine.camping_life.moves import Move, move_adapter
@@ -33,8 +33,8 @@ class CampingLifeGame(Game[CampingLifeState, Move]):
     apply = staticmethod(rules.apply)
     view = staticmethod(camping_view)
     outcome = staticmethod(rules.outcome)
-    describe = staticmethod(rules.describe)
-    labelled = staticmethod(rules.labelled)
+    describe = staticmethod(labels.describe)
+    labelled = staticmethod(labels.labelled)
 
     def catalog(self) -> dict:
         return {

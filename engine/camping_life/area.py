@@ -59,3 +59,17 @@ def place(area: Sequence[int | None], row: int, col: int, card: int) -> list[int
     for (r, c), value in cells.items():
         moved[(r + down) * COLS + c + right] = value
     return moved
+
+
+@lru_cache(maxsize=None)
+def where(row: int, col: int) -> str:
+    """A cell in words; rows and columns just outside the grid are named by their neighbour."""
+    if row == -1:
+        return f"above row 1, column {col + 1}"
+    if row == ROWS:
+        return f"below row {ROWS}, column {col + 1}"
+    if col == -1:
+        return f"left of column 1, row {row + 1}"
+    if col == COLS:
+        return f"right of column {COLS}, row {row + 1}"
+    return f"at row {row + 1}, column {col + 1}"

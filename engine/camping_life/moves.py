@@ -11,7 +11,8 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 
 class _Move(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # Strict: "3" is not the number 3; a move is sent exactly as its legal_moves entry.
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
 
 class BidCard(_Move):

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import ClassVar
 
 from engine.core import Bot, Game, check_players, random_bot
-from engine.hike import rules
+from engine.hike import ending, labels, rules
+from engine.hike import setup as hike_setup
 from engine.hike.bot import heuristic_bot
 from engine.hike.cards import HAZARD_TABLE, HAZARD_TEXT, ITEM_TABLE, SPACE_TITLES
 from engine.hike.moves import move_adapter
-from engine.hike.rules import Options
+from engine.hike.setup import Options
 from engine.hike.state import HikeState
 from engine.hike.view import view as hike_view
 
@@ -26,16 +27,16 @@ class HikeGame(Game[HikeState, object]):
 
     def setup(self, players: int, options: Options, seed: int) -> HikeState:
         check_players(self, players)
-        return rules.setup(players, options, seed)
+        return hike_setup.setup(players, options, seed)
 
     # The rules themselves, not methods that call them: a playout calls these on every step.
     to_act = staticmethod(rules.to_act)
     legal_moves = staticmethod(rules.legal_moves)
     apply = staticmethod(rules.apply)
     view = staticmethod(hike_view)
-    outcome = staticmethod(rules.outcome)
-    describe = staticmethod(rules.describe)
-    labelled = staticmethod(rules.labelled)
+    outcome = staticmethod(ending.outcome)
+    describe = staticmethod(labels.describe)
+    labelled = staticmethod(labels.labelled)
 
     def catalog(self) -> dict:
         return {

@@ -6,13 +6,14 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from engine.hike.cards import SPACES
+from engine.hike.cards import DECK_SIZE, SPACES
 
 Space = Literal[SPACES]  # type: ignore[valid-type]
 
 
 class _Move(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # Strict: "3" is not the number 3; a move is sent exactly as its legal_moves entry.
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
 
 class Draw(_Move):
@@ -68,3 +69,17 @@ Move = Annotated[
     Field(discriminator="type"),
 ]
 move_adapter: TypeAdapter = TypeAdapter(Move)
+
+
+# Moves are immutable, so the ones without a card are made once.
+DRAW, TAKE_HIKE, JOIN, STAY, CONTINUE, DROP_OUT = (
+    Draw(),
+    TakeHike(),
+    Join(),
+    StayBehind(),
+    Continue(),
+    DropOut(),
+)
+PACK = {sp: Pack(space=sp) for sp in SPACES}
+DISCARD = tuple(Discard(card=c) for c in range(DECK_SIZE))
+SCORE = tuple(DropOut(score=c) for c in range(DECK_SIZE))

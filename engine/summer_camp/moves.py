@@ -9,18 +9,31 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
+
+from engine.summer_camp.cards import CARDS
+
+
+def _known(key: str) -> str:
+    if key not in CARDS:
+        raise ValueError("no Summer Camp card has this id")
+    return key
+
+
+CardKey = Annotated[str, AfterValidator(_known)]
+"""A card's id (``CARDS``): any other text is not a move at all."""
 
 
 class _Move(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # Strict: "3" is not the number 3; a move is sent exactly as its legal_moves entry.
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
 
 class Play(_Move):
     """Play a card from your hand for its action or for 1 energy."""
 
     type: Literal["play"] = "play"
-    card: str
+    card: CardKey
     use: Literal["action", "energy"]
 
 
@@ -28,7 +41,7 @@ class Buy(_Move):
     """Buy a face-up card of the display with this turn's energy."""
 
     type: Literal["buy"] = "buy"
-    card: str
+    card: CardKey
 
 
 class SpendSnack(_Move):
@@ -45,7 +58,7 @@ class ChooseCard(_Move):
     """Answer a prompt with a card: from your hand, your discard pile or the display."""
 
     type: Literal["choose_card"] = "choose_card"
-    card: str
+    card: CardKey
 
 
 class ChoosePath(_Move):

@@ -54,5 +54,6 @@ const backHome = () => h("p", {}, h("a", { href: "/", "data-nav": true }, "Back 
 
 function joinError(err) {
   if (err.status === 404) return "That invite link does not match any table. Check the link, or ask for a new one.";
+  if (err.status === 410) return err.message;
   return `Could not join: ${err.message}`;
 }

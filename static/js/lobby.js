@@ -70,7 +70,9 @@ export function lobbyPage(root, lobbyId) {
           closed ? "closed" : lobby.game_id ? "already started" : full ? "every seat is taken" : "waiting for players"),
         closed ? h("p", { class: "notice", "data-testid": "closed" }, "This lobby is closed (by its host, or unused for a day). ",
           h("a", { href: "/", "data-nav": true }, "Back to camp")) : null,
-        (seated || host) && !closed ? inviteBox(lobby) : null,
+        (seated || host) && !closed
+          ? inviteBox(lobby, host && lobby.status === "open" ? () => act("POST", `/api/lobbies/${lobby.id}/invite_code`) : null)
+          : null,
         h("ol", { class: "seats", "data-testid": "seats" }, lobby.seats.map((seat) => seatRow(seat, host, seated))),
         closed ? null : h("div", { class: "actions" },
           host
@@ -193,7 +195,8 @@ export function lobbyPage(root, lobbyId) {
   };
 }
 
-function inviteBox(lobby) {
+// renew: the host's way to a new code, after which the old link says it was replaced.
+function inviteBox(lobby, renew) {
   const url = new URL(lobby.invite_url || `/join/${lobby.invite_code}`, location.origin).href;
   const field = h("input", { readOnly: true, value: url, "data-testid": "invite-url", "aria-label": "Invite link" });
   const note = h("span", { class: "muted", "aria-live": "polite", "data-testid": "copy-note" });
@@ -211,7 +214,14 @@ function inviteBox(lobby) {
       }
     },
   }, "Copy");
+  const fresh = renew && h("button", {
+    type: "button", class: "quiet", "data-testid": "new-invite",
+    title: "The old link stops working; people you removed may join again with the new one.",
+    onclick: () => {
+      if (confirm("Make a new invite link? The old one stops working.")) renew();
+    },
+  }, "New link");
   return h("div", { class: "invite" },
     h("label", {}, "Invite friends with this link"),
-    h("div", { class: "row" }, field, copy), note);
+    h("div", { class: "row" }, field, copy, fresh || null), note);
 }

@@ -1,5 +1,8 @@
 """Committing a move against a copy of the game the caller holds (a hub's): a copy that is out
-of date never lets a move through that the stored game refuses."""
+of date never lets a move through that the stored game refuses.
+
+Each rule runs on both write paths of ``app.services.commit``: PostgreSQL's one statement and
+the session's (SQLite has only the session's, so there both runs take it)."""
 
 from __future__ import annotations
 
@@ -12,7 +15,8 @@ from sqlalchemy import text
 from app.db import Database
 from app.services.clock import Timing
 from app.services.errors import StaleVersion
-from app.services.games import commit_move, load_snapshot
+from app.services.commit import commit_move
+from app.services.games import load_snapshot
 from engine.core import IllegalMove
 from tests.app.conftest import query
 
@@ -29,12 +33,19 @@ def held_copy(database_url: str, game_id: str):
     return asyncio.run(load())
 
 
-def commit(database_url: str, game_id: str, seat: int, move: dict, version: int, known):
+WRITE_PATHS = pytest.mark.parametrize(
+    "one_statement", [True, False], ids=["one-statement", "session"]
+)
+
+
+def commit(database_url: str, game_id: str, seat: int, move: dict, version: int, known,
+           one_statement: bool = True):
     async def run():
         db = Database(database_url)
         try:
             return await commit_move(
-                db, game_id, seat, move, version, timing=Timing(0, 60), known=known
+                db, game_id, seat, move, version, timing=Timing(0, 60), known=known,
+                one_statement=one_statement,
             )
         finally:
             await db.dispose()
@@ -48,7 +59,10 @@ def four_seats(live):
     return players, game_id
 
 
-def test_a_move_after_a_concession_is_refused_whatever_the_copy_says(live, database_url):
+@WRITE_PATHS
+def test_a_move_after_a_concession_is_refused_whatever_the_copy_says(
+    live, database_url, one_statement
+):
     players, game_id = four_seats(live)
     copy = held_copy(database_url, game_id)
     seat = copy.game.to_act(copy.state)[0]
@@ -57,30 +71,34 @@ def test_a_move_after_a_concession_is_refused_whatever_the_copy_says(live, datab
     assert r.status_code == 200, r.text
     # Refused as conceded, or as stale once the bot standing in has moved for the seat.
     with pytest.raises((IllegalMove, StaleVersion)) as refused:
-        commit(database_url, game_id, seat, move, copy.version, copy)
+        commit(database_url, game_id, seat, move, copy.version, copy, one_statement)
     if refused.type is IllegalMove:
         assert "conceded" in refused.value.reason
 
 
-def test_a_move_after_an_abort_is_refused_whatever_the_copy_says(live, database_url):
+@WRITE_PATHS
+def test_a_move_after_an_abort_is_refused_whatever_the_copy_says(
+    live, database_url, one_statement
+):
     players, game_id = four_seats(live)
     copy = held_copy(database_url, game_id)
     seat = copy.game.to_act(copy.state)[0]
     move = live.state(players[seat], game_id)["view"]["legal_moves"][0]["move"]
     assert live.admin().post(f"/api/admin/games/{game_id}/abort").status_code == 200
     with pytest.raises(IllegalMove, match="aborted"):
-        commit(database_url, game_id, seat, move, copy.version, copy)
+        commit(database_url, game_id, seat, move, copy.version, copy, one_statement)
 
 
-def test_a_copy_behind_the_game_gives_a_stale_version(live, database_url):
+@WRITE_PATHS
+def test_a_copy_behind_the_game_gives_a_stale_version(live, database_url, one_statement):
     players, game_id = four_seats(live)
     copy = held_copy(database_url, game_id)
     seat = copy.game.to_act(copy.state)[0]
     move = live.state(players[seat], game_id)["view"]["legal_moves"][0]["move"]
-    done = commit(database_url, game_id, seat, move, copy.version, copy)
+    done = commit(database_url, game_id, seat, move, copy.version, copy, one_statement)
     assert done.version == copy.version + 1
     with pytest.raises(StaleVersion):
-        commit(database_url, game_id, seat, move, copy.version, copy)
+        commit(database_url, game_id, seat, move, copy.version, copy, one_statement)
     assert live.state(players[seat], game_id)["version"] == done.version
 
 

@@ -12,7 +12,7 @@ from app.models import now
 
 def timers() -> tuple[Deadlines, list[tuple[str, float]]]:
     """Deadlines whose wake-ups are recorded (with when they came) instead of acted on."""
-    deadlines = Deadlines(ctx=None)
+    deadlines = Deadlines(db=None, table=None, poll=0)
     woken: list[tuple[str, float]] = []
     deadlines._wake = lambda game_id: woken.append((game_id, time.monotonic()))
     return deadlines, woken

@@ -16,7 +16,7 @@ from app.db import Database
 from app.models import Game
 from app.services.clock import Clock, Timing
 from app.services.errors import StaleVersion
-from app.services.games import commit_move
+from app.services.commit import commit_move
 from tests.app.processes import spawned
 from tests.app.sockets import Socket, next_lobby
 

@@ -1,4 +1,4 @@
-"""A socket's sends (``app.hubs.Socket``), without a server: a client that is gone, and one
+"""A socket's sends (``app.sockets.Socket``), without a server: a client that is gone, and one
 that stops reading."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from fastapi import WebSocketDisconnect
 from starlette.websockets import WebSocketState
 
-from app.hubs import SlowClient, Socket
+from app.sockets import SlowClient, Socket
 
 
 class FakeSocket:

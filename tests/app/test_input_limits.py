@@ -108,3 +108,13 @@ def test_a_lobby_socket_answers_a_binary_frame_and_stays(live):
         assert json.loads(ws.recv(timeout=10))["code"] == "bad_request"
         live.guest("Ben").post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]})
         assert json.loads(ws.recv(timeout=10))["type"] == "lobby"
+
+
+@pytest.mark.parametrize("message", ["null", "[]", "7", '"move"'])
+def test_a_message_that_is_not_an_object_is_told_so(seated, message):
+    seated.ws.send(message)
+    assert seated.next() == {
+        "type": "error", "code": "bad_request", "message": "A message is a JSON object.",
+        "ref": None,
+    }
+    still_answers(seated)

@@ -38,3 +38,42 @@ def test_the_host_closes_the_lobby_for_everyone(live, documented):
     again = ana.post(f"/api/lobbies/{lobby['id']}/close")
     assert again.status_code == 409
     documented(again, "POST", "/api/lobbies/{lobby_id}/close")
+
+
+def test_a_removed_player_cannot_rejoin_until_a_new_invite_code(live, documented):
+    ana, ben, cal = live.guest("Ana"), live.guest("Ben"), live.guest("Cal")
+    lobby = live.lobby(ana, seats=3, private=False)
+    code = lobby["invite_code"]
+    ben.post("/api/lobbies/join", json={"invite_code": code})
+    assert ana.delete(f"/api/lobbies/{lobby['id']}/seats/1").status_code == 200
+    for again in (
+        ben.post("/api/lobbies/join", json={"invite_code": code}),
+        ben.post(f"/api/lobbies/{lobby['id']}/join"),
+    ):
+        documented(again, "POST", "/api/lobbies/join")
+        assert again.status_code == 403
+        assert again.json()["detail"] == "The host removed you from this lobby."
+    assert ana.get(f"/api/lobbies/{lobby['id']}").json()["seats"][1]["player"] is None
+    # Someone else still joins with the same code.
+    assert cal.post("/api/lobbies/join", json={"invite_code": code}).json()["you"] == 1
+
+    assert ben.post(f"/api/lobbies/{lobby['id']}/invite_code").status_code == 403
+    with connect(f"{live.ws_url}/ws/lobbies/{lobby['id']}?token={cal.token}") as ws:
+        next_lobby(ws)
+        r = ana.post(f"/api/lobbies/{lobby['id']}/invite_code")
+        documented(r, "POST", "/api/lobbies/{lobby_id}/invite_code")
+        assert r.status_code == 200
+        new = r.json()["invite_code"]
+        assert new != code and r.json()["invite_url"].endswith(f"/join/{new}")
+        assert next_lobby(ws)["invite_code"] == new
+    for old in (
+        ben.get(f"/api/lobbies/invite/{code}"),
+        ben.post("/api/lobbies/join", json={"invite_code": code}),
+    ):
+        assert old.status_code == 410
+        assert old.json()["detail"] == (
+            "The host has replaced this invite link: ask them for the new one."
+        )
+    documented(ben.get(f"/api/lobbies/invite/{code}"), "GET", "/api/lobbies/invite/{invite_code}")
+    # Invited again, with the new code.
+    assert ben.post("/api/lobbies/join", json={"invite_code": new}).json()["you"] == 2

@@ -167,3 +167,24 @@ def test_every_seat_and_a_spectator_see_only_their_own_cards(live):
         r = actor.post(f"/api/games/{game_id}/moves",
                        json={"move": move, "expect_version": version})
         assert r.status_code == 200, r.text
+
+
+def test_an_unknown_card_is_an_illegal_move_over_http_and_a_socket(live):
+    ana, ben = live.guest("Ana"), live.guest("Ben")
+    game_id = live.start_game(ana, ben, game="summer-camp")
+    before = live.state(ana, game_id)
+    for move in ({"type": "play", "card": "no-such-card", "use": "energy"},
+                 {"type": "buy", "card": "no-such-card"}):
+        r = ana.post(f"/api/games/{game_id}/moves", json={"move": move, "expect_version": 0})
+        assert r.status_code == 422 and "no Summer Camp card" in r.json()["detail"], r.text
+    socket = Socket(live, game_id, token=ana.token)
+    try:
+        socket.send({"type": "move", "ref": 1, "expect_version": 0,
+                     "move": {"type": "buy", "card": "no-such-card"}})
+        error = socket.next()
+        assert (error["code"], error["ref"]) == ("illegal_move", 1)
+        socket.send({"type": "sync"})
+        assert socket.next()["type"] == "state"
+    finally:
+        socket.close()
+    assert live.state(ana, game_id) == before

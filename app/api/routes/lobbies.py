@@ -26,8 +26,8 @@ from app.schemas import (
     LobbyOut,
     Unprocessable,
 )
-from app.services import chat, lobbies
-from app.services.lobbies import LobbySeats
+from app.services import chat, lobbies, lobby_rows
+from app.services.lobby_rows import LobbySeats
 
 router = APIRouter(prefix="/api/lobbies", tags=["lobbies"])
 
@@ -38,6 +38,7 @@ ERRORS = {
     409: {"model": ErrorBody, "description": "not possible in the lobby's current state"},
     422: {"model": Unprocessable, "description": "invalid request"},
 }
+REPLACED = {410: {"model": ErrorBody, "description": "the host replaced this invite code"}}
 UNEXPECTED_HOST = {
     400: {"model": ErrorBody, "description": "an invite link cannot be built for this Host"}
 }
@@ -110,8 +111,10 @@ async def list_lobbies(
 @router.post(
     "/join",
     summary="Join a lobby by invite code",
-    description="Takes the lowest free seat; joining again while seated changes nothing.",
-    responses=ERRORS | UNREADABLE_BODY | UNEXPECTED_HOST | RATE_LIMITED,
+    description="Takes the lowest free seat; joining again while seated changes nothing. A "
+    "player the host removed is refused (403) until the host makes a new invite code; a "
+    "replaced code answers 410.",
+    responses=ERRORS | REPLACED | UNREADABLE_BODY | UNEXPECTED_HOST | RATE_LIMITED,
     dependencies=[rate_limit("joins")],
 )
 async def join_by_code(
@@ -127,15 +130,16 @@ async def join_by_code(
     "/invite/{invite_code}",
     summary="The lobby behind an invite code",
     description="What an invite link leads to, before anyone joins or even has a name: the "
-    "game, the seats and whether the table has started. Creates nothing.",
-    responses={404: ERRORS[404]} | UNEXPECTED_HOST | RATE_LIMITED,
+    "game, the seats and whether the table has started. Creates nothing; a replaced code "
+    "answers 410.",
+    responses={404: ERRORS[404]} | REPLACED | UNEXPECTED_HOST | RATE_LIMITED,
     dependencies=[rate_limit("joins")],
 )
 async def lobby_by_invite(
     invite_code: str, ctx: ContextDep, player: OptionalPlayer, request: Request
 ) -> LobbyOut:
     async with ctx.db.session() as session:
-        ls = await lobbies.load_by_invite_code(session, invite_code)
+        ls = await lobby_rows.load_by_invite_code(session, invite_code)
     return _out(ctx, request, ls, player)
 
 
@@ -149,7 +153,7 @@ async def get_lobby(
     lobby_id: str, ctx: ContextDep, player: OptionalPlayer, request: Request
 ) -> LobbyOut:
     async with ctx.db.session() as session:
-        ls = await lobbies.load(session, lobby_id)
+        ls = await lobby_rows.load(session, lobby_id)
     return _out(ctx, request, ls, player)
 
 
@@ -212,6 +216,23 @@ async def free_seat(
 
 
 @router.post(
+    "/{lobby_id}/invite_code",
+    summary="Make a new invite code",
+    description="Host only, before the start: the lobby gets a new invite code and link; the "
+    "old link answers that it was replaced, and the players the host removed may join again "
+    "(with the new code).",
+    responses=ERRORS | UNEXPECTED_HOST,
+)
+async def new_invite_code(
+    lobby_id: str, ctx: ContextDep, player: CurrentPlayer, request: Request
+) -> LobbyOut:
+    ls = await lobbies.new_invite_code(ctx.db, lobby_id, player, ctx.settings.LOBBY_IDLE)
+    await ctx.lobby_changed(lobby_id)
+    ls.seated_again(player)
+    return ls.out(player.id, _base(ctx, request))
+
+
+@router.post(
     "/{lobby_id}/close",
     summary="Close the lobby",
     description="Host only, before the start: the lobby's status becomes `closed`; nobody can "
@@ -229,7 +250,8 @@ async def close(
     status_code=status.HTTP_201_CREATED,
     summary="Start the game",
     description="Host only, once every seat holds a player or a bot. The seed's SHA-256 is "
-    "published in the game's table; the seed itself is revealed when the game ends.",
+    "published in the game's table; the seed itself is revealed when the game ends. A game "
+    "that cannot be set up is refused (409) and the lobby stays open.",
     responses=ERRORS,
 )
 async def start(lobby_id: str, ctx: ContextDep, player: CurrentPlayer) -> GameStarted:
@@ -247,5 +269,5 @@ async def start(lobby_id: str, ctx: ContextDep, player: CurrentPlayer) -> GameSt
     responses={404: ERRORS[404]},
 )
 async def lobby_chat(lobby_id: str, session: SessionDep) -> list[ChatLine]:
-    await lobbies.load(session, lobby_id)
+    await lobby_rows.load(session, lobby_id)
     return [ChatLine(**line) for line in await chat.history(session, lobby_id=lobby_id)]

@@ -1,7 +1,8 @@
 import pytest
 
 from engine.core import IllegalMove
-from engine.hike import GAME, rules
+from engine.hike import GAME
+from engine.hike import setup as hike_setup
 from engine.hike import backpack as bpk
 from engine.hike.cards import CARDS, DECK_SIZE, SPACES
 from engine.hike.moves import Discard, Draw, Pack
@@ -136,7 +137,7 @@ def test_deal_discards_hazards_and_redraws_items():
     top = [t1, seat1[0], raccoon, seat1[1], bar, seat1[2], skunk, seat1[3], t2, seat1[4]]
     below = [cam, sock, extra1, extra2]  # the two redraws come from here, in this order
     draw = [*reversed(below), *reversed(top)]
-    dealt, discard = rules.deal(draw, 2)
+    dealt, discard = hike_setup.deal(draw, 2)
     assert dealt[0] == [t1, bar, t2, cam, sock]
     assert dealt[1] == seat1
     assert sorted(discard) == sorted([raccoon, skunk])
@@ -148,15 +149,15 @@ def test_a_hand_that_does_not_fit_offers_every_card_some_fitting_choice_leaves_o
     map1, map2, tent = p.many("map", "map", "tent")
     # Two Maps fill the top and the middle; the Tent only goes on top. Keeping the Tent and
     # one Map is as good a backpack as keeping both Maps: the player chooses.
-    assert sorted(rules.setup_discards([map1, map2, tent])) == sorted([map1, map2, tent])
-    assert rules.setup_discards([map1, tent]) == []
+    assert sorted(hike_setup.setup_discards([map1, map2, tent])) == sorted([map1, map2, tent])
+    assert hike_setup.setup_discards([map1, tent]) == []
 
 
 def test_setup_discards_never_leave_out_a_card_that_would_still_fit():
     p = Pool()
     t1, t2, bar = p.many("tent", "tent", "granola_bar")
     # One Tent must go; the Granola Bar fits whichever Tent stays.
-    assert sorted(rules.setup_discards([t1, t2, bar])) == sorted([t1, t2])
+    assert sorted(hike_setup.setup_discards([t1, t2, bar])) == sorted([t1, t2])
 
 
 def _dealt_state(hands: dict[int, list[int]], players: int = 2, turn: int = 0):
@@ -212,7 +213,7 @@ def test_a_discard_nobody_could_choose_differently_is_made_at_setup():
     p = Pool()
     t1, t2, bar = p.many("tent", "tent", "granola_bar")
     s = _dealt_state({0: [t1, t2, bar]})
-    rules._pack_dealt(s, 0)
+    hike_setup.pack_dealt(s, 0)
     assert names(s.backpacks[0]) == ["granola_bar", "tent"]
     assert s.dealt[0] == []
 
