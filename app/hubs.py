@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable
 
 from app.bus import RESYNC, Bus, game_channel, lobby_channel
 from app.db import note_unavailable, unavailable
-from app.services import lobbies
+from app.services import lobby_rows
 from app.services.commit import Committed
 from app.services.errors import Problem
 from app.services.games import Snapshot
@@ -60,7 +60,7 @@ class Sources:
     bus: Bus
     instance_id: str
     load_game: Callable[[str], Awaitable[Snapshot]]
-    load_lobby: Callable[[str], Awaitable[lobbies.LobbySeats]]
+    load_lobby: Callable[[str], Awaitable[lobby_rows.LobbySeats]]
     send_timeout: float
     max_per_instance: int
     max_per_game: int
@@ -192,7 +192,7 @@ class LobbyHub:
         self.lobby_id = lobby_id
         self.connections: set[LobbyConnection] = set()
         self.waiting = 0
-        self.lobby: lobbies.LobbySeats | None = None
+        self.lobby: lobby_rows.LobbySeats | None = None
         self.missing = False
         self.loaded = asyncio.Event()
         self._rendered: dict[tuple, str] = {}

@@ -4,6 +4,7 @@ commit is ``app.services.commit``."""
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 import uuid
 from dataclasses import dataclass, field
@@ -22,6 +23,8 @@ from app.services.errors import Problem
 from engine.core import BaseState, Outcome, full_view, play
 from engine.core import Game as GameKind
 from engine.registry import get_game
+
+log = logging.getLogger(__name__)
 
 
 def new_id() -> str:
@@ -156,6 +159,8 @@ class Snapshot:
                     "handle": s.handle,
                     "rating": s.rating,
                     "conceded": self.stand_ins.get(s.seat) == CONCEDED,
+                    # Why the bot plays this person's seat for good (conceded, suspended).
+                    "stand_in": self.stand_ins.get(s.seat),
                     "away": s.seat in away,
                     "deadline": deadlines[s.seat].isoformat()
                     if active and s.seat in deadlines
@@ -164,9 +169,12 @@ class Snapshot:
                 for s in self.seats
             ],
             "rematch_lobby_id": self.rematch_lobby_id,
+            # Who plays a seat the person gave up or lost: "Heuristic bot".
+            "stand_in_bot": bot_name(stand_in_level(self.game)),
             "seed_commitment": self.seed_commitment,
-            # Revealed once nothing can change any more, so anyone can replay and check.
-            "seed": self.seed if self.status != "active" else None,
+            # Revealed once nothing can change any more, so anyone can replay and check; as
+            # text, since a browser reads JSON numbers as doubles (53 bits).
+            "seed": str(self.seed) if self.status != "active" else None,
         }
 
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -290,10 +298,16 @@ def new_seed() -> int:
 
 
 def create_game(lobby: Lobby, seat_people: set[int], timing: Timing) -> Game:
-    """A new game's row for a full lobby, for the caller to insert. The seed stays secret."""
+    """A new game's row for a full lobby, for the caller to insert. The seed stays secret.
+    A setup that fails is a 409: the caller's transaction then leaves the lobby as it was."""
     game = get_game(lobby.game)
     seed = new_seed()
-    state = game.setup(lobby.seat_count, game.options(lobby.options), seed)
+    try:
+        state = game.setup(lobby.seat_count, game.options(lobby.options), seed)
+    except Exception:
+        log.exception("%s setup failed for lobby %s", game.id, lobby.id)
+        raise Problem(409, f"The {game.title} table could not be set up; the lobby stays "
+                           "open: try starting it again.") from None
     acting, at = game.to_act(state), now()
     started = clock.started(acting, seat_people, lobby.turn_seconds, at)
     row = Game(

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from engine.core import Bot, Game, Outcome, check_players, random_bot
-from engine.pinetop import rules, turn
+from engine.pinetop import rules, setup, turn
 from engine.pinetop.bot import heuristic_bot
 from engine.pinetop.cards import catalog
 from engine.pinetop.labels import describe
@@ -28,7 +28,7 @@ class PinetopGame(Game[PinetopState, Move]):
 
     def setup(self, players: int, options: Options, seed: int) -> PinetopState:
         check_players(self, players)
-        return rules.setup(players, options, seed)
+        return setup.setup(players, options, seed)
 
     def to_act(self, state: PinetopState) -> list[int]:
         return rules.to_act(state)

@@ -21,6 +21,14 @@ def neighbours(cols: int, rows: int, pos: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=None)
+def diagonals(cols: int, rows: int, pos: int) -> tuple[int, ...]:
+    """The cards touching ``pos`` only at a corner."""
+    r, c = divmod(pos, cols)
+    return tuple((r + dr) * cols + c + dc for dr in (-1, 1) for dc in (-1, 1)
+                 if 0 <= r + dr < rows and 0 <= c + dc < cols)
+
+
 def entry_edge(cols: int, start: int, to: int) -> int:
     """The edge of ``to`` (0 north, 1 east, 2 south, 3 west) a camper crosses from ``start``."""
     if to == start + 1:

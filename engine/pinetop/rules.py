@@ -1,6 +1,6 @@
 """Camp Pinetop rules: setup, whose decision it is, the legal moves and how each applies.
 
-A turn: an optional Friendship token first, then one action, each a short sequence of prompts
+Setup is in setup.py. A turn: an optional Friendship token first, then one action, each a short sequence of prompts
 (see moves.py). After every step the active player claims any mastery card completed (one
 prompt per claim, so claims chain); when the action is over, discards down to the hand limit,
 then the next player. The game ends the moment someone reaches Badger. Choices where the
@@ -21,9 +21,6 @@ from engine.pinetop.moves import (Befriend, Claim, Discard, DrawDeck, Give, Move
 from engine.pinetop.payment import TENT, key, needed, needed_by_key
 from engine.pinetop.state import SEAT_NAMES, Options, PinetopState
 
-CAMPERS = 4
-STARTING_HANDS = {2: (5, 6), 3: (5, 6, 7), 4: (5, 6, 6, 7), 5: (5, 6, 6, 6, 7)}
-MAP_DECK = {2: (4, 4, 4), 3: (4, 4, 4), 4: (6, 5, 5), 5: (6, 5, 5)}  # green, blue, grey
 GREEN_POWER = {  # (basic, advanced): free moves, cards drawn, face-up takes, placements
     "trailblazer": (1, 2), "forager": (2, 3), "campfire": (1, 2), "buddy_system": (1, 1),
 }
@@ -54,58 +51,6 @@ def name(seat: int) -> str:
 
 def card_name(s: PinetopState, pos: int) -> str:
     return MAP_CARDS[s.grid[pos]].name
-
-
-# ---------------------------------------------------------------- setup
-
-
-def setup(players: int, options: Options, seed: int) -> PinetopState:
-    rng = Rng.from_seed(seed)
-    cols, rows = GRID[players]
-    s = PinetopState(players=players, rng=rng, options=options, cols=cols, rows=rows)
-    for colour, count in zip(COLOURS, MAP_DECK[players]):
-        pile = list(MAP_IDS_OF[colour])
-        rng.shuffle(pile)
-        s.grid += pile[:count]
-    rng.shuffle(s.grid)
-    _no_blue_only_on_edge(s)
-    s.campers = [[] for _ in s.grid]
-    keys = list(MASTERIES)
-    rng.shuffle(keys)
-    s.masteries = keys[:MASTERIES_IN_PLAY]
-    s.claims = [[None] * 4 for _ in s.masteries]
-    s.deck = list(BASE_SUPPLY)
-    rng.shuffle(s.deck)
-    s.hands = [[s.deck.pop() for _ in range(n)] for n in STARTING_HANDS[players]]
-    s.face_up = [s.deck.pop() for _ in range(4)]
-    if options.tower:
-        s.deck += DOUBLE_SUPPLY
-        rng.shuffle(s.deck)
-        s.tower = rng.below(len(s.grid))
-    s.campers_left = [CAMPERS] * players
-    s.patches = [{} for _ in range(players)]
-    s.rank = [0] * players
-    s.friendship = ["none"] * players
-    if options.nature:
-        s.nature = nature.set_out(rng, len(s.grid))
-    s.say(f"The map is dealt, {cols} cards across and {rows} high. Mastery cards: "
-          + ", ".join(MASTERIES[k].name for k in s.masteries) + ".")
-    if s.tower is not None:
-        s.say(f"The Observation Tower stands on {card_name(s, s.tower)}.")
-    s.say(f"{name(0)} places a camper first.")
-    return s
-
-
-def _no_blue_only_on_edge(s: PinetopState) -> None:
-    """If every blue card lies on the outer edge, swap one with an inside card next to it."""
-    blue = [p for p, c in enumerate(s.grid) if MAP_CARDS[c].colour == BLUE]
-    if any(not on_edge(s.cols, s.rows, p) for p in blue):
-        return
-    swaps = [(b, n) for b in blue for n in neighbours(s.cols, s.rows, b)
-             if not on_edge(s.cols, s.rows, n)]
-    b, n = swaps[s.rng.below(len(swaps))]
-    s.grid[b], s.grid[n] = s.grid[n], s.grid[b]
-    s.say(f"Every blue card lay on the edge: {card_name(s, n)} swaps with {card_name(s, b)}.")
 
 
 # ---------------------------------------------------------------- queries

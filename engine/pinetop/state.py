@@ -106,6 +106,7 @@ class PinetopState(BaseState):
     nature: Nature | None = None
 
     phase: Phase = "setup"
+    first: int = 0  # the first player, drawn at setup
     active: int = 0
     turn: int = 0  # 0 during setup, then counts every player's turn
     drawn: int = 0  # supply cards drawn by this turn's draw action

@@ -304,12 +304,14 @@ def _end_of_turn(s: PinetopState, seat: int) -> None:
 
 
 def _next_setup(s: PinetopState) -> None:
-    if s.active + 1 < s.players:
-        s.active += 1
+    """Each player places a camper in turn order from the first player; then the first
+    player's turn begins."""
+    following = (s.active + 1) % s.players
+    if following != s.first:
+        s.active = following
         s.phase = "setup"
         s.say(f"{name(s.active)} places a camper.")
         return
-    s.active = s.players - 1
     _next_turn(s)
 
 

@@ -13,6 +13,7 @@ never which.
       "phase": "setup" | "action" | "draw" | "gift" | "pay" | "power" | "mastery"
                | "discard" | "over",
       "turn": int (0 during setup), "active": seat,
+      "first": seat,                 # the first player (drawn at setup)
       "options": {"friendship": bool, "nature": bool, "tower": bool},
       "grid": {"cols": int, "rows": int},
       "map": [{                      # one per position, row by row from the top left
@@ -92,6 +93,7 @@ def view(s: PinetopState, seat: int | None) -> dict:
         "phase": s.phase,
         "turn": s.turn,
         "active": s.active,
+        "first": s.first,
         "options": s.options.model_dump(),
         "grid": {"cols": s.cols, "rows": s.rows},
         "map": [{"pos": pos, "row": pos // s.cols, "col": pos % s.cols, "card": card,

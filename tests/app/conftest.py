@@ -96,8 +96,10 @@ def postgres_url() -> Iterator[str]:
 
 @functools.cache
 def seat_zero_seeds(count: int = 8) -> list[int]:
-    """Seeds with which every game whose first player is drawn at random starts with seat 0
-    alone to act, at every player count."""
+    """Seeds with which Hike and Camping Life, whose first player is drawn at random, start
+    with seat 0 alone to act, at every player count (Camp Pinetop draws its first player too:
+    its server tests ask who acts rather than adding it here, which would make finding these
+    seeds take a minute)."""
     seeds = []
     seed = 0
     while len(seeds) < count:

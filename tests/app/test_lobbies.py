@@ -5,6 +5,8 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import event
 
+from engine.registry import get_game
+
 UNRESERVED = {"reserved_for": None, "reserved_until": None, "rating": None}
 
 
@@ -220,6 +222,26 @@ def test_start_needs_every_seat_and_the_host(live):
         ("Ben", None),
         ("Random bot", "random"),
     ]
+
+
+def test_a_game_whose_setup_fails_is_refused_and_the_lobby_stays_open(
+    live, documented, monkeypatch
+):
+    def broken(players, options, seed):
+        raise ValueError("empty range")
+
+    monkeypatch.setattr(get_game("hike"), "setup", broken)
+    ana = live.guest("Ana")
+    lobby = live.lobby(ana)
+    ana.post(f"/api/lobbies/{lobby['id']}/bots", json={"seat": 1, "level": "random"})
+    before = ana.get(f"/api/lobbies/{lobby['id']}").json()
+    r = ana.post(f"/api/lobbies/{lobby['id']}/start")
+    assert r.status_code == 409 and "could not be set up" in r.json()["detail"]
+    documented(r, "POST", "/api/lobbies/{lobby_id}/start")
+    after = ana.get(f"/api/lobbies/{lobby['id']}").json()
+    assert after == before and after["status"] == "open" and after["game_id"] is None
+    monkeypatch.undo()
+    assert ana.post(f"/api/lobbies/{lobby['id']}/start").status_code == 201
 
 
 def test_concurrent_joins_by_invite_code_take_different_seats(live):
