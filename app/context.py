@@ -19,7 +19,7 @@ from app.guard import base_url
 from app.limits import Limits
 from app.migrate import check_schema
 from app.services.clock import PlayedBy, Timing
-from app.services import lobbies
+from app.services import lobby_rows
 from app.services.errors import Problem
 from app.services.commit import Committed, commit_move
 from app.services.games import SeatsCache, Snapshot, load_snapshot
@@ -77,9 +77,9 @@ class Context:
         async with self.db.session() as session:
             return await self.snapshot(session, game_id)
 
-    async def _load_lobby(self, lobby_id: str) -> lobbies.LobbySeats:
+    async def _load_lobby(self, lobby_id: str) -> lobby_rows.LobbySeats:
         async with self.db.session() as session:
-            return await lobbies.load(session, lobby_id)
+            return await lobby_rows.load(session, lobby_id)
 
     async def snapshot(self, session: AsyncSession, game_id: str) -> Snapshot:
         if len(self._seats) > SEATS_CACHE_SIZE:

@@ -23,7 +23,8 @@ import time
 from collections.abc import Awaitable, Callable
 
 from app.bus import RESYNC, Bus, game_channel, lobby_channel
-from app.services import lobbies
+from app.db import note_unavailable, unavailable
+from app.services import lobby_rows
 from app.services.commit import Committed
 from app.services.errors import Problem
 from app.services.games import Snapshot
@@ -59,7 +60,7 @@ class Sources:
     bus: Bus
     instance_id: str
     load_game: Callable[[str], Awaitable[Snapshot]]
-    load_lobby: Callable[[str], Awaitable[lobbies.LobbySeats]]
+    load_lobby: Callable[[str], Awaitable[lobby_rows.LobbySeats]]
     send_timeout: float
     max_per_instance: int
     max_per_game: int
@@ -174,8 +175,11 @@ class GameHub:
                 return await self.sources.load_game(self.game_id)
             except Problem:
                 raise
-            except Exception:
-                log.exception("could not load game %s for its sockets; retrying", self.game_id)
+            except Exception as exc:
+                if unavailable(exc):
+                    note_unavailable(exc, f"loading game {self.game_id} for its sockets")
+                else:
+                    log.exception("could not load game %s for its sockets; retrying", self.game_id)
                 await asyncio.sleep(0.5)
 
 
@@ -188,7 +192,7 @@ class LobbyHub:
         self.lobby_id = lobby_id
         self.connections: set[LobbyConnection] = set()
         self.waiting = 0
-        self.lobby: lobbies.LobbySeats | None = None
+        self.lobby: lobby_rows.LobbySeats | None = None
         self.missing = False
         self.loaded = asyncio.Event()
         self._rendered: dict[tuple, str] = {}
@@ -222,8 +226,11 @@ class LobbyHub:
                         self.missing = True
                         self.loaded.set()
                         return
-                    except Exception:
-                        log.exception("could not load lobby %s; retrying", self.lobby_id)
+                    except Exception as exc:
+                        if unavailable(exc):
+                            note_unavailable(exc, f"loading lobby {self.lobby_id}")
+                        else:
+                            log.exception("could not load lobby %s; retrying", self.lobby_id)
                         await asyncio.sleep(0.5)
                         self._kick.set()
                         continue

@@ -27,6 +27,7 @@ from app.db import Database, storable
 from app.models import DeviceCode, Game, Lobby, Player, PlayerSession, Seat, now
 from app.services.errors import Problem
 from app.services.games import new_id
+from app.services.moderation import Actor, record
 from app.services.players import token_hash
 
 HANDLE = re.compile(r"[A-Za-z0-9_-]{3,24}")
@@ -184,11 +185,11 @@ async def devices(db: Database, player_id: str) -> list[PlayerSession]:
 
 async def sign_out(
     db: Database, player_id: str, *, session_id: str | None = None,
-    token: str | None = None, all_but: str | None = None,
+    token: str | None = None, all_but: str | None = None, admin: Actor | None = None,
 ) -> int:
     """Sign out the player's device ``session_id``, or the one holding ``token``, or every
     device but the one holding ``all_but`` (every device when all are None). Returns how
-    many devices were signed out."""
+    many devices were signed out. An ``admin``'s sign-out goes into the audit log with it."""
     query = delete(PlayerSession).where(PlayerSession.player_id == player_id)
     if session_id is not None:
         query = query.where(PlayerSession.id == session_id)
@@ -198,6 +199,8 @@ async def sign_out(
         query = query.where(PlayerSession.token_hash != token_hash(all_but))
     async with db.writing() as session:
         result = await session.execute(query.execution_options(synchronize_session=False))
+        if admin is not None:
+            record(session, admin, "player.sign_out", player_id, devices=result.rowcount)
     return result.rowcount
 
 
@@ -274,13 +277,17 @@ async def known(db: Database, player_id: str) -> Player:
     return player
 
 
-async def suspend(db: Database, player_id: str, suspended: bool) -> Player:
+async def suspend(db: Database, player_id: str, suspended: bool, admin: Actor) -> Player:
+    """Suspend the player, or lift it; the audit log says who did, in the same transaction."""
     async with db.writing() as session:
         player = await session.get(Player, player_id) if storable(player_id) else None
         if player is None:
             raise Problem(404, "No such player.")
-        if suspended != (player.suspended_at is not None):
+        was = player.suspended_at is not None
+        if suspended != was:
             player.suspended_at = now() if suspended else None
+        record(session, admin, "player.suspend" if suspended else "player.unsuspend", player_id,
+               changed=suspended != was)
     return player
 
 

@@ -13,7 +13,7 @@ from app.db import storable
 from app.models import Game, Lobby, Player, Seat
 from app.services.errors import Problem
 from app.services.games import CONCEDED, bot_name, stand_ins
-from app.services.lobbies import LobbySeats
+from app.services.lobby_rows import LobbySeats
 from engine.registry import get_game
 
 

@@ -71,3 +71,25 @@ def test_the_bot_plays_a_suspended_players_seat(live, documented):
     [first, *_] = live.admin().get(f"/api/admin/games/{game_id}/moves").json()
     assert first["seat"] == 0
     assert live.admin().post("/api/admin/players/nobody/suspension").status_code == 404
+
+
+def test_each_admin_change_to_a_player_or_ratings_is_in_the_audit_log(live):
+    ana = signed_in(live, "Ana")
+    admin = live.admin()
+    admin.headers["X-Admin-Name"] = "sam"
+    assert admin.delete(f"/api/admin/players/{ana.id}/sessions").status_code == 200
+    assert admin.post(f"/api/admin/players/{ana.id}/suspension").status_code == 200
+    assert admin.delete(f"/api/admin/players/{ana.id}/suspension").status_code == 200
+    assert admin.post("/api/admin/ratings/hike/recompute").status_code == 200
+    log = admin.get("/api/admin/audit", params={"limit": 4}).json()
+    assert [(e["action"], e["target"], e["actor"]) for e in log] == [
+        ("ratings.recompute", "hike", "sam"),
+        ("player.unsuspend", ana.id, "sam"),
+        ("player.suspend", ana.id, "sam"),
+        ("player.sign_out", ana.id, "sam"),
+    ]
+    assert log[3]["details"] == {"devices": 1}
+    assert log[2]["details"] == {"changed": True}
+    # A refused change writes nothing.
+    assert admin.post("/api/admin/players/nobody/suspension").status_code == 404
+    assert admin.get("/api/admin/audit", params={"limit": 1}).json()[0] == log[0]

@@ -1,14 +1,16 @@
 """Admin of players and ratings (bearer ``ADMIN_TOKEN``): look a player up by handle, sign
 out their devices, suspend them, and compute a game's ratings again from its records."""
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 
 from app.api.deps import AdminDep, ContextDep
+from app.api.routes.moderation import ADMIN_NAME, actor
 from app.models import Player
 from app.schemas import ErrorBody
 from app.schemas_accounts import AdminPlayer, AdminRecomputed, AdminSuspended, DevicesSignedOut
 from app.services import accounts, games, ratings
 from app.services.errors import Problem
+from app.services.moderation import record
 from engine.registry import GAMES
 
 router = APIRouter(
@@ -43,9 +45,14 @@ async def look_up(handle: str = Query(max_length=64), *, ctx: ContextDep) -> Adm
     description="Every signed-in device of the player stops working at once; they sign in "
     "again with their password.",
 )
-async def sign_out_everywhere(player_id: str, ctx: ContextDep) -> DevicesSignedOut:
+async def sign_out_everywhere(
+    player_id: str, ctx: ContextDep, request: Request, x_admin_name: str | None = ADMIN_NAME
+) -> DevicesSignedOut:
     await accounts.known(ctx.db, player_id)
-    return DevicesSignedOut(signed_out=await accounts.sign_out(ctx.db, player_id))
+    signed_out = await accounts.sign_out(
+        ctx.db, player_id, admin=actor(request, x_admin_name)
+    )
+    return DevicesSignedOut(signed_out=signed_out)
 
 
 @router.post(
@@ -55,8 +62,10 @@ async def sign_out_everywhere(player_id: str, ctx: ContextDep) -> DevicesSignedO
     "under way, the heuristic bot plays their seat to the end and their own moves are "
     "refused; a rated game ranks that seat last. They can still sign in and watch.",
 )
-async def suspend(player_id: str, ctx: ContextDep) -> AdminSuspended:
-    player = await accounts.suspend(ctx.db, player_id, True)
+async def suspend(
+    player_id: str, ctx: ContextDep, request: Request, x_admin_name: str | None = ADMIN_NAME
+) -> AdminSuspended:
+    player = await accounts.suspend(ctx.db, player_id, True, actor(request, x_admin_name))
     stood_in = 0
     for game_id, seat, count in await accounts.active_seats(ctx.db, player_id):
         try:
@@ -76,8 +85,10 @@ async def suspend(player_id: str, ctx: ContextDep) -> AdminSuspended:
     summary="Lift a suspension",
     description="The player may take seats again; seats the bot took over stay the bot's.",
 )
-async def unsuspend(player_id: str, ctx: ContextDep) -> AdminPlayer:
-    player = await accounts.suspend(ctx.db, player_id, False)
+async def unsuspend(
+    player_id: str, ctx: ContextDep, request: Request, x_admin_name: str | None = ADMIN_NAME
+) -> AdminPlayer:
+    player = await accounts.suspend(ctx.db, player_id, False, actor(request, x_admin_name))
     return AdminPlayer(**_out(player, len(await accounts.devices(ctx.db, player_id))))
 
 
@@ -88,10 +99,13 @@ async def unsuspend(player_id: str, ctx: ContextDep) -> AdminPlayer:
     "its rated games (seats and outcomes), oldest first, as if each had just ended: after a "
     "change of the rating parameters, or to repair ratings by hand.",
 )
-async def recompute(kind: str, ctx: ContextDep) -> AdminRecomputed:
+async def recompute(
+    kind: str, ctx: ContextDep, request: Request, x_admin_name: str | None = ADMIN_NAME
+) -> AdminRecomputed:
     if kind not in GAMES:
         raise Problem(404, "There is no such game kind.")
     async with ctx.db.writing() as session:
         rated = await ratings.recompute(session, kind)
         raters = await ratings.count(session, kind)
+        record(session, actor(request, x_admin_name), "ratings.recompute", kind, games=rated)
     return AdminRecomputed(game=kind, games=rated, raters=raters)

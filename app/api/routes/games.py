@@ -28,7 +28,7 @@ from app.schemas import (
     MoveResult,
     Unprocessable,
 )
-from app.services import chat, games, lobbies, records
+from app.services import chat, games, lobbies, lobby_rows, records
 from app.services.errors import Problem
 from engine.core import IllegalMove
 from engine.registry import GAMES
@@ -209,7 +209,7 @@ async def rematch(
         await ctx.game_changed(game_id, version)
     await ctx.lobby_changed(lobby_id)
     async with ctx.db.session() as session:
-        ls = await lobbies.load(session, lobby_id)
+        ls = await lobby_rows.load(session, lobby_id)
     return ls.out(player.id, ctx.base_url(request))
 
 

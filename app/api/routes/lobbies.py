@@ -26,8 +26,8 @@ from app.schemas import (
     LobbyOut,
     Unprocessable,
 )
-from app.services import chat, lobbies
-from app.services.lobbies import LobbySeats
+from app.services import chat, lobbies, lobby_rows
+from app.services.lobby_rows import LobbySeats
 
 router = APIRouter(prefix="/api/lobbies", tags=["lobbies"])
 
@@ -139,7 +139,7 @@ async def lobby_by_invite(
     invite_code: str, ctx: ContextDep, player: OptionalPlayer, request: Request
 ) -> LobbyOut:
     async with ctx.db.session() as session:
-        ls = await lobbies.load_by_invite_code(session, invite_code)
+        ls = await lobby_rows.load_by_invite_code(session, invite_code)
     return _out(ctx, request, ls, player)
 
 
@@ -153,7 +153,7 @@ async def get_lobby(
     lobby_id: str, ctx: ContextDep, player: OptionalPlayer, request: Request
 ) -> LobbyOut:
     async with ctx.db.session() as session:
-        ls = await lobbies.load(session, lobby_id)
+        ls = await lobby_rows.load(session, lobby_id)
     return _out(ctx, request, ls, player)
 
 
@@ -269,5 +269,5 @@ async def start(lobby_id: str, ctx: ContextDep, player: CurrentPlayer) -> GameSt
     responses={404: ERRORS[404]},
 )
 async def lobby_chat(lobby_id: str, session: SessionDep) -> list[ChatLine]:
-    await lobbies.load(session, lobby_id)
+    await lobby_rows.load(session, lobby_id)
     return [ChatLine(**line) for line in await chat.history(session, lobby_id=lobby_id)]

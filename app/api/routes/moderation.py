@@ -100,7 +100,8 @@ async def unmute_player(
 @router.get(
     "/audit",
     summary="The audit log",
-    description="Every change an admin made (aborted games, removed chat lines, mutes), newest "
+    description="Every change an admin made (aborted games, removed chat lines, mutes, sign-outs, "
+    "suspensions, ratings computed again), newest "
     "first: who (`actor`, from the `X-Admin-Name` header, and `address`), what (`action` on "
     "`target`, with `details`) and when (`at`). Filter by `action` and `since`; page with "
     "`before` (the last `id` seen).",
