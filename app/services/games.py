@@ -159,6 +159,8 @@ class Snapshot:
                     "handle": s.handle,
                     "rating": s.rating,
                     "conceded": self.stand_ins.get(s.seat) == CONCEDED,
+                    # Why the bot plays this person's seat for good (conceded, suspended).
+                    "stand_in": self.stand_ins.get(s.seat),
                     "away": s.seat in away,
                     "deadline": deadlines[s.seat].isoformat()
                     if active and s.seat in deadlines
@@ -167,9 +169,12 @@ class Snapshot:
                 for s in self.seats
             ],
             "rematch_lobby_id": self.rematch_lobby_id,
+            # Who plays a seat the person gave up or lost: "Heuristic bot".
+            "stand_in_bot": bot_name(stand_in_level(self.game)),
             "seed_commitment": self.seed_commitment,
-            # Revealed once nothing can change any more, so anyone can replay and check.
-            "seed": self.seed if self.status != "active" else None,
+            # Revealed once nothing can change any more, so anyone can replay and check; as
+            # text, since a browser reads JSON numbers as doubles (53 bits).
+            "seed": str(self.seed) if self.status != "active" else None,
         }
 
     def view(self, seat: int | None) -> dict[str, Any]:

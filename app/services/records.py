@@ -47,7 +47,8 @@ async def export(session: AsyncSession, game_id: str) -> dict[str, Any]:
         "options": row.options,
         "players": players,
         "status": row.status,
-        "seed": row.seed,
+        # Text: a 64-bit seed read by a browser as a JSON number loses digits.
+        "seed": str(row.seed),
         "seed_commitment": row.seed_commitment,
         "stand_ins": row.stand_ins or {},
         "moves": [{"seq": m.seq, "seat": m.seat, "move": m.move} for m in moves],

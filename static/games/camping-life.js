@@ -113,7 +113,8 @@ function prompt(view, ctx, toPlace, choose) {
   const won = [view.placing, ...view.waiting].filter((p) => p && p.seat === view.you);
   const placing = mine && view.phase === "place" ? won.find((p) => p.card.id === chosen) : view.placing;
   let text;
-  if (view.outcome) text = "The game is over: the coins are put away and the secret missions are revealed.";
+  if (view.outcome?.ended_by === "concession") text = "The game is over: a camper conceded.";
+  else if (view.outcome) text = "The game is over: the coins are put away and the secret missions are revealed.";
   else if (mine && view.phase === "place" && toPlace.length > 1) text = `Choose the card to place next, then tap a highlighted space for the ${placing.card.name}.`;
   else if (mine && view.phase === "place") text = `Place the ${placing.card.name} in your play area: tap a highlighted space.`;
   else if (mine && view.phase === "pick") text = "Your table total is highest: pick one of the next-round cards. You place it first.";
@@ -303,7 +304,18 @@ function coinsLine(view, seat, ctx, of) {
       seat.table_coins.length || seat.table_coin_down ? table : h("span", { class: "muted small" }, "none")), "seats", seat.seat, "table_coin_down"));
 }
 
+// The outcome box's figure for a seat: what its score counts.
+export function figure(view, seat) {
+  return { value: view.outcome.scores[seat], unit: "points" };
+}
+
 function scoring(view, ctx) {
+  const told = [h("h2", { "data-testid": "table-outcome" }, ctx.outcomeText),
+    ctx.concededText ? h("p", { class: "small" }, ctx.concededText) : null];
+  if (!view.outcome.details?.breakdown) {
+    return h("section", { class: "cl-scoring cl-panel", "data-testid": "breakdown" }, told,
+      h("p", { class: "muted small" }, "Nobody was scored: the game ended when a camper conceded, and the secret missions stay secret."));
+  }
   const { breakdown, secret_missions: secrets, cards_in_area: cards } = view.outcome.details;
   const seats = view.seats.map((s) => s.seat);
   const missions = [
@@ -318,7 +330,8 @@ function scoring(view, ctx) {
     : `${ctx.seatName(winners[0])} wins, ${score}${tied ? ", with more cards in the play area" : ""}`;
   const row = (label, values, attrs = {}) => h("tr", attrs, h("th", { scope: "row" }, label), values.map((v) => h("td", {}, v)));
   return h("section", { class: "cl-scoring cl-panel", "data-testid": "breakdown" },
-    h("h2", { "data-testid": "cl-winner" }, headline),
+    told,
+    h("p", { "data-testid": "cl-winner" }, headline),
     h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}, ""), seats.map((s) => h("th", { scope: "col" }, ctx.seatName(s), h("br"), h("span", { class: "muted small" }, view.seats[s].name))))),
       h("tbody", {},

@@ -37,7 +37,7 @@ export function render(root, view, ctx) {
   const of = (type) => moves.filter((e) => e.move.type === type);
   const me = view.you == null ? null : view.seats[view.you];
 
-  root.append(h("div", { class: "hike" },
+  root.append(h("div", { class: "hike", "data-testid": "hike" },
     prompt(view, ctx, of),
     trail(view, ctx, of),
     me ? h("section", { class: "hike-mine" },
@@ -215,11 +215,19 @@ function seatNotes(view, seat, ctx) {
   return notes.length ? h("p", { class: "notes" }, notes) : null;
 }
 
+// The outcome box's figure for a seat: what its score counts.
+export function figure(view, seat) {
+  const miles = view.outcome.scores[seat];
+  return { value: miles, unit: miles === 1 ? "mile" : "miles" };
+}
+
 function scoreboard(view, ctx) {
   const winners = view.outcome?.winners || [];
   const tie = view.outcome?.details?.tie_break;
   return h("section", { class: "hike-scores card", "data-testid": "scoreboard" },
     h("h2", {}, view.outcome ? "Final miles" : "Miles hiked"),
+    view.outcome ? h("p", { class: "hike-result", "data-testid": "table-outcome" }, ctx.outcomeText) : null,
+    ctx.concededText ? h("p", { class: "small" }, ctx.concededText) : null,
     h("ul", {}, view.seats.map((s) => h("li", { class: winners.includes(s.seat) ? "winner" : "" },
       h("span", { class: "who" }, seatLabel(s.seat, ctx), winners.includes(s.seat) ? svgIcon(TROPHY, { label: "winner" }) : ""),
       ctx.mark(h("strong", { class: "number" }, `${s.score} mi`,

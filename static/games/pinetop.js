@@ -116,12 +116,25 @@ function borrowedNote(view, ctx) {
     ` Friendship: ${who(view, ctx, view.active)} ${view.active === view.you ? "use" : "uses"} ${ctx.seatName(b.owner)}'s ${PATCH.get(b.patch).name}${b.advanced ? " (advanced)" : ""} this turn.`);
 }
 
+// The outcome box's figure for a seat: the rank reached, named.
+export function figure(view, seat) {
+  const rank = view.outcome.scores[seat];
+  return { value: catalog.ranks[rank].name, unit: `(rank ${rank + 1} of ${catalog.ranks.length})` };
+}
+
+// The end, in the outcome box's words, then what the map says: who reached Badger (a seat
+// that conceded and that the bot played on may be the one), every seat's rank.
 function winnerBox(view, ctx) {
-  const seat = view.winner ?? view.outcome.winners[0];
   const d = view.outcome.details || {};
+  const top = view.outcome.scores.length ? view.outcome.scores.indexOf(catalog.ranks.length - 1) : -1;
+  const reached = top < 0 ? null : view.outcome.conceded?.includes(top)
+    ? `${ctx.seatName(top)}'s seat, played by the ${view.table?.stand_in_bot || "bot"} after ${top === view.you ? "you" : ctx.seatName(top)} conceded, reached Badger and ended the game.`
+    : `${who(view, ctx, top)} ${top === view.you ? "reach" : "reaches"} Badger.`;
   return h("section", { class: "pt-prompt pt-won", "data-testid": "pt-winner" },
     h("div", { class: "pt-won-head" }, animalIcon("badger"),
-      h("p", { class: "pt-ask" }, `${who(view, ctx, seat)} ${seat === view.you ? "reach" : "reaches"} Badger and ${seat === view.you ? "win" : "wins"} the game!`)),
+      h("p", { class: "pt-ask", "data-testid": "table-outcome" }, ctx.outcomeText)),
+    ctx.concededText ? h("p", { class: "small" }, ctx.concededText) : null,
+    reached ? h("p", { class: "small", "data-testid": "reached" }, reached) : null,
     d.ranks ? h("p", { class: "small", "data-testid": "final-ranks" }, "Final ranks: ",
       d.ranks.map((rank, s) => `${s ? ", " : ""}${ctx.seatName(s)} ${rank}`), ".") : null,
     d.turns ? h("p", { class: "small muted" }, `After ${plural(d.turns, "turn")}.`) : null);

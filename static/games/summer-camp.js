@@ -237,18 +237,29 @@ function seatsSection(view, ctx) {
       h("div", { class: "sc-badges" }, badgeList(s.badges)))));
 }
 
+// The outcome box's figure for a seat: what its score counts.
+export function figure(view, seat) {
+  return { value: view.outcome.scores[seat], unit: "points" };
+}
+
 function scoring(view, ctx) {
-  const rows = view.outcome.details.breakdown;
+  const rows = view.outcome.details?.breakdown;
   const { winners } = view.outcome;
-  const seats = rows.map((r) => r.seat);
+  const told = [h("h2", { "data-testid": "table-outcome" }, ctx.outcomeText),
+    ctx.concededText ? h("p", { class: "small" }, ctx.concededText) : null];
+  if (!rows) {
+    return h("section", { class: "sc-panel sc-scoring", "data-testid": "breakdown" }, told,
+      h("p", { class: "muted small" }, "Nobody was scored: the game ended when a camper conceded."));
+  }
   const tieBroken = winners.length === 1 && rows.filter((r) => r.total === rows[winners[0]].total).length > 1;
   const headline = winners.length > 1
-    ? `${winners.map((s) => who(s, view, ctx)).join(" and ")} share the win`
-    : `${who(winners[0], view, ctx)} ${winners[0] === view.you ? "win" : "wins"} with ${rows[winners[0]].total} points${tieBroken ? ", on snack bar tokens" : ""}`;
+    ? `${winners.map((s) => who(s, view, ctx)).join(" and ")} share the win with ${rows[winners[0]].total} points`
+    : `${who(winners[0], view, ctx)} ${winners[0] === view.you ? "have" : "has"} ${rows[winners[0]].total} points${tieBroken ? " and won on snack bar tokens" : ""}`;
   const badgeNames = (r) => r.badges.map((b) => `${BADGE_NAMES[b.kind] || PACK_NAMES[b.kind]} ${b.points}`).join(" · ");
   // One row per player (so four players still fit a phone), their badges on a line below.
   return h("section", { class: "sc-panel sc-scoring", "data-testid": "breakdown" },
-    h("h2", { "data-testid": "sc-winner" }, headline),
+    told,
+    h("p", { "data-testid": "sc-winner" }, headline),
     h("table", {},
       h("thead", {}, h("tr", {},
         h("th", { scope: "col" }, "Camper"), h("th", { scope: "col" }, "Badges"), h("th", { scope: "col" }, "Cards"),

@@ -11,6 +11,7 @@ import { LiveSocket, STATUS_TEXT } from "./socket.js";
 import { tableActions } from "./table-actions.js";
 import { chatPanel } from "./chat.js";
 import { ratingTag } from "./rating.js";
+import { concededNote, outcomeHeadline, standInText } from "./outcome.js";
 
 const ANIMATE_MS = 600; // as long as the longest mark animation in app.css
 const renderers = {}; // kind -> promise of its module (null when it has none)
@@ -80,7 +81,8 @@ export function gamePage(root, gameId) {
     setFavicon(yourTurn);
     alertTurn(yourTurn, document.title);
     parts.alerts.hidden = view.you == null || Boolean(view.outcome);
-    fill(parts.outcome, view.outcome ? outcomeBox(view, seatName, gameId) : "");
+    const ended = Boolean(view.outcome) || view.table?.status === "aborted";
+    fill(parts.outcome, ended ? outcomeBox(view, seatName, gameId, renderer?.figure) : "");
     if (view.table?.status && view.table.status !== "active" && !parts.replay.firstChild) {
       parts.replay.append(replayBox(gameId, version, renderer, seatName));
     }
@@ -120,6 +122,9 @@ export function gamePage(root, gameId) {
       moveButton: (entry, label = entry.label) => control(h("button", { type: "button", title: entry.label }, label), entry),
       moveControl: control,
       claim: (entry) => handled.add(entry),
+      // How the game ended, in the outcome box's words (empty while it runs).
+      outcomeText: outcomeHeadline(view, seatName),
+      concededText: concededNote(view, seatName),
     };
     parts.table.replaceChildren();
     parts.table.classList.toggle("animate", performance.now() < animateUntil);
@@ -203,6 +208,7 @@ export function gamePage(root, gameId) {
   const stopClock = countDown(parts.head);
 
   socket = new LiveSocket(wsUrl(`/ws/games/${gameId}`), {
+    resync: { type: "sync" },
     onStatus: (status, reason) => {
       connection = status;
       if (status !== "online") pending = null;
@@ -240,6 +246,8 @@ export function gamePage(root, gameId) {
         if (msg.code === "stale_version") {
           flash = "The table changed just before your move arrived: have a look and choose again.";
           socket.send({ type: "sync" });
+        } else if (msg.code === "unavailable") {
+          flash = "Reconnecting to the table… your move was not made; make it again in a moment.";
         } else {
           flash = msg.message || msg.code || "That did not work.";
         }
@@ -278,6 +286,7 @@ function seatsStrip(view, seatName) {
       ratingTag(s.rating),
       s.seat === view.you ? h("span", { class: "tag you" }, "you") : null,
       s.conceded ? h("span", { class: "tag" }, "conceded") : null,
+      s.stand_in ? h("span", { class: "tag", "data-testid": "stand-in" }, standInText(view, s.seat)) : null,
       s.away && !view.outcome ? h("span", { class: "tag away", title: "away: the bot plays this seat", "data-testid": "seat-away" }, "away") : null,
       acting && s.deadline ? h("span", { class: "countdown", "data-deadline": s.deadline, "data-testid": "countdown", title: "time left for this move" },
         timeLeft(s.deadline)) : null,
@@ -292,24 +301,36 @@ function setFavicon(yourTurn) {
   if (link && link.getAttribute("href") !== href) link.setAttribute("href", href);
 }
 
-function outcomeBox(view, seatName, gameId) {
-  const { scores, winners } = view.outcome;
-  const conceded = view.outcome.conceded || [];
-  const order = scores.map((score, seat) => ({ seat, score }))
-    .sort((a, b) => Number(conceded.includes(a.seat)) - Number(conceded.includes(b.seat))
-      || Number(winners.includes(b.seat)) - Number(winners.includes(a.seat)) || b.score - a.score);
-  const names = winners.map((s) => (s === view.you ? "You" : seatName(s)));
-  const headline = winners.includes(view.you) && winners.length === 1 ? "You win!"
-    : `${names.join(" and ")} ${winners.length > 1 ? "share the win" : "wins"}!`;
+// A figure with what it counts: "23 points", "41 miles", "Badger (rank 5 of 5)".
+const pointsFigure = (view, seat) => ({ value: view.outcome.scores[seat], unit: "points" });
+
+function outcomeBox(view, seatName, gameId, figure = pointsFigure) {
+  const outcome = view.outcome;
+  const winners = outcome?.winners || [];
+  const conceded = outcome?.conceded || [];
+  const scored = outcome && outcome.scores.length > 0;
+  const seats = (view.table?.seats || []).map((s) => s.seat);
+  const order = seats.sort((a, b) => Number(conceded.includes(a)) - Number(conceded.includes(b))
+    || Number(winners.includes(b)) - Number(winners.includes(a))
+    || (scored ? outcome.scores[b] - outcome.scores[a] : 0));
+  const figureOf = (seat) => {
+    if (!scored) return h("span", { class: "figure" }, winners.includes(seat) ? "wins" : "conceded");
+    const { value, unit } = figure(view, seat);
+    return h("span", { class: "figure" }, h("strong", { "data-testid": "score" }, value), ` ${unit}`);
+  };
+  const note = concededNote(view, seatName);
   return h("section", { class: "outcome card", "data-testid": "outcome" },
-    h("h2", { "data-testid": "winner" }, h("span", { class: "chip-icon trophy" }, svgIcon(ICONS.trophy)), headline),
-    h("ol", { class: "scores" }, order.map(({ seat, score }) =>
+    h("h2", { "data-testid": "winner" }, outcome ? h("span", { class: "chip-icon trophy" }, svgIcon(ICONS.trophy)) : null,
+      outcomeHeadline(view, seatName)),
+    outcome ? h("ol", { class: "scores" }, order.map((seat) =>
       h("li", { class: winners.includes(seat) ? "winner" : "" },
         h("span", {}, seatName(seat), seat === view.you ? " (you)" : ""),
-        h("strong", { "data-testid": "score" }, conceded.includes(seat) ? `${score} · conceded` : score)))),
-    conceded.length ? h("p", { class: "muted", "data-testid": "conceded-note" },
-      conceded.map(seatName).join(" and "), " conceded.") : null,
-    view.table?.seed ? h("p", { class: "muted small" }, "Seed revealed: ", h("code", {}, view.table.seed),
+        h("span", { class: "seat-notes" },
+          conceded.includes(seat) ? h("span", { class: "tag" }, "conceded") : null,
+          standInText(view, seat) ? h("span", { class: "tag" }, standInText(view, seat)) : null,
+          figureOf(seat))))) : null,
+    note ? h("p", { class: "muted", "data-testid": "conceded-note" }, note) : null,
+    view.table?.seed ? h("p", { class: "muted small" }, "Seed revealed: ", h("code", { "data-testid": "seed" }, view.table.seed),
       " (its SHA-256 was published at the start: ", h("code", {}, view.table.seed_commitment), ")") : null,
     h("p", { class: "small" },
       h("a", { href: `/api/games/${gameId}/export`, download: `campground-${gameId}.json`, "data-testid": "export" },

@@ -99,7 +99,7 @@ def test_abort(live):
     assert r.status_code == 200 and r.json()["status"] == "aborted"
     table = live.state(ana, game_id)["view"]["table"]
     assert table["status"] == "aborted"
-    assert table["seed"] == admin.get(f"/api/admin/games/{game_id}").json()["seed"]
+    assert table["seed"] == str(admin.get(f"/api/admin/games/{game_id}").json()["seed"])
     view = live.state(ana, game_id)["view"]
     assert view["legal_moves"] == [] and view["to_act"] == []
     for client in (ana, ben):

@@ -28,7 +28,9 @@ def test_a_finished_game_exports_replays_and_verifies(live, tmp_path, capsys, do
     documented(r, "GET", "/api/games/{game_id}/export")
     record = r.json()
     assert record["kind"] == "camping-life" and record["players"] == 2
-    assert record["seed"] == end["view"]["table"]["seed"]
+    # The seed travels as text: a browser reads a JSON number as a double, and a 64-bit seed
+    # would come out with other digits.
+    assert isinstance(record["seed"], str) and record["seed"] == end["view"]["table"]["seed"]
     assert record["outcome"] == end["view"]["outcome"]
     assert [m["seq"] for m in record["moves"]] == list(range(1, end["version"] + 1))
 
@@ -55,7 +57,7 @@ def test_a_changed_seed_move_or_outcome_fails_verification(live, tmp_path, capsy
     _, game_id, _ = finished_game(live)
     record = live.client().get(f"/api/games/{game_id}/export").json()
 
-    code, out = verify(tmp_path, record | {"seed": record["seed"] + 1}, capsys)
+    code, out = verify(tmp_path, record | {"seed": str(int(record["seed"]) + 1)}, capsys)
     assert code == 1 and "seed does not match the commitment" in out
 
     moves = [dict(m) for m in record["moves"]]
