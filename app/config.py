@@ -118,6 +118,9 @@ class Settings(BaseSettings):
     RATE_SOCKETS: str = Field(
         default="60/60", description="WebSocket connections per player and address"
     )
+    RATE_LOG_PAGES: str = Field(
+        default="120/60", description="pages of a game's older log entries per player and address"
+    )
     RATE_SIGN_INS: str = Field(
         default="10/300",
         description="sign-in attempts (a password, a device code, a password change) per handle "
@@ -149,7 +152,7 @@ class Settings(BaseSettings):
 
     @field_validator(
         "RATE_PLAYERS", "RATE_LOBBIES", "RATE_JOINS", "RATE_MOVES", "RATE_SOCKETS",
-        "RATE_SIGN_INS", "RATE_SIGN_INS_PER_ADDRESS",
+        "RATE_LOG_PAGES", "RATE_SIGN_INS", "RATE_SIGN_INS_PER_ADDRESS",
     )
     @classmethod
     def _rate(cls, v: str) -> str:

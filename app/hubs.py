@@ -125,15 +125,13 @@ class GameHub:
         self.loaded.set()
 
     def committed(self, done: Committed) -> None:
-        """A move committed by this instance: the new state, without a reload."""
+        """A move committed by this instance: the new state, without a reload (unless this
+        hub missed a move before it, whose log entries it then reads)."""
         if self.snap is not None and done.version > self.snap.version:
-            self.update(
-                dataclasses.replace(
-                    self.snap, version=done.version, state=done.state, status=done.status,
-                    stand_ins=done.stand_ins, outcome=done.outcome, updated_at=done.updated_at,
-                    clock=done.clock,
-                )
-            )
+            if self.snap.log.follows(done.entries, done.log_length):
+                self.update(self.snap.moved(done))
+            else:
+                self.reload()
 
     def tell(self, text: str) -> None:
         for conn in self.connections:

@@ -28,6 +28,7 @@ UNLIMITED = {
     "RATE_JOINS": "off",
     "RATE_MOVES": "off",
     "RATE_SOCKETS": "off",
+    "RATE_LOG_PAGES": "off",
     "RATE_SIGN_INS": "off",
     "RATE_SIGN_INS_PER_ADDRESS": "off",
     "MAX_OPEN_LOBBIES": "1000000",
@@ -116,6 +117,7 @@ class Limits:
         self.joins = buckets("joins", settings.RATE_JOINS)
         self.moves = buckets("moves and messages", settings.RATE_MOVES)
         self.sockets = buckets("connections", settings.RATE_SOCKETS)
+        self.log_pages = buckets("log pages", settings.RATE_LOG_PAGES)
         self.sign_ins = buckets("sign-in attempts", settings.RATE_SIGN_INS)
         self.sign_ins_by_address = buckets("sign-in attempts", settings.RATE_SIGN_INS_PER_ADDRESS)
         self.max_sockets = {

@@ -85,6 +85,8 @@ class Game(Base):
     # When this game next needs the server without anyone asking (a bot's move, a deadline,
     # an abandoned table); an instance claims it by moving it forward (``app.deadlines``).
     due_at: Mapped[datetime | None] = mapped_column(index=True)
+    # How many entries the game's log has (``log_entries``): the state holds none of them.
+    log_length: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class Lobby(Base):
@@ -137,6 +139,18 @@ class Move(Base):
     seat: Mapped[int] = mapped_column(Integer)
     move: Mapped[dict[str, Any]]
     created_at: Mapped[datetime] = mapped_column(default=now)
+
+
+class LogEntry(Base):
+    """One line of a game's log, written once with the move (or the setup) that made it and
+    never rewritten: ``n`` counts the game's entries from 0."""
+
+    __tablename__ = "log_entries"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    n: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int | None] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
 
 
 class ChatMessage(Base):

@@ -158,6 +158,16 @@ class GameState(BaseModel):
     view: dict[str, Any] = Field(description="the caller's view, with the table")
 
 
+class LogPage(BaseModel):
+    game_id: str
+    log_length: int = Field(description="how many entries the game's log has now")
+    before: int = Field(description="the entries are the ones numbered below this")
+    entries: list[dict[str, Any]] = Field(
+        description="`{\"text\",\"seat\"}` each, oldest first; the first is number "
+        "`before - len(entries)`"
+    )
+
+
 class MoveRequest(BaseModel):
     move: dict[str, Any] = Field(description="one entry's `move` from the view's legal_moves")
     expect_version: int = Field(description="the version the move was chosen at")

@@ -144,23 +144,35 @@ class Connection(Socket):
 
 
 class Frame:
-    """One seat's view of one version, and the messages built from it, shared by its sockets."""
+    """One seat's view of one version, and the messages built from it, shared by its sockets.
+
+    ``view`` is the live view (``Snapshot.live_view``): the log's entries are not diffed. A
+    whole state carries the latest entries; a patch appends the entries made since the
+    version it starts from (``/log/-``), so neither grows with the game."""
 
     def __init__(self, snap: Snapshot, seat: int | None):
+        self.snap = snap
         self.version = snap.version
-        self.view = snap.view(seat)
+        self.view = snap.live_view(seat)
         self._state: str | None = None
         self._patches: dict[int, str | None] = {}
 
     def state(self) -> str:
         if self._state is None:
-            self._state = encode({"type": "state", "version": self.version, "view": self.view})
+            view = self.view | {"log": self.snap.log.latest()}
+            self._state = encode({"type": "state", "version": self.version, "view": view})
         return self._state
 
     def patch_from(self, version: int, view: dict[str, Any]) -> str | None:
-        """The patch from ``view`` (this seat's at ``version``); None when nothing changed."""
+        """The patch from ``view`` (this seat's live view at ``version``); None when nothing
+        changed; the whole state when the entries made since are no longer held."""
         if version not in self._patches:
+            entries = self.snap.log.since(view["log_length"])
+            if entries is None:
+                self._patches[version] = self.state()
+                return self._patches[version]
             ops = make_patch(view, self.view)
+            ops += [{"op": "add", "path": "/log/-", "value": e} for e in entries]
             same = not ops and version == self.version
             message = {"type": "patch", "from": version, "version": self.version, "ops": ops}
             self._patches[version] = None if same else encode(message)

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 MASK64 = (1 << 64) - 1
 _TWO64 = 1 << 64
@@ -72,7 +72,7 @@ class Rng(BaseModel):
 
 class _Once:
     """``functools.cached_property`` without the lock Python 3.11 takes on each first use:
-    every log entry is shown and stored once, and a lock each time costs twice the rest."""
+    every log entry is shown once per version, and a lock each time costs twice the rest."""
 
     def __init__(self, build: Callable[[Any], Any]):
         self.build = build
@@ -89,7 +89,7 @@ class _Once:
 class Event(BaseModel):
     """One line of the public log: what happened, never anything hidden.
 
-    Frozen, so that copies of a state can share the log's entries.
+    Frozen, so that copies of a state can share the entries of a step.
     """
 
     model_config = ConfigDict(frozen=True, ignored_types=(_Once,))
@@ -99,27 +99,26 @@ class Event(BaseModel):
 
     @_Once
     def public(self) -> dict:
-        """The entry as views show it, built once: every later view shares it (views are
-        read, never changed), which keeps a view's cost from growing with the log."""
+        """The entry as views show it (``log_view``), built once and shared by every view
+        (views are read, never changed)."""
         return {"text": self.text, "seat": self.seat}
-
-    @_Once
-    def stored(self) -> str:
-        """The entry as stored with the state (``model_dump_json``), built once."""
-        return self.model_dump_json()
 
 
 _event = Event.__pydantic_validator__.validate_python
 
 
 class BaseState(BaseModel):
-    """Fields every game state has. Subclasses add the game's own."""
+    """Fields every game state has. Subclasses add the game's own.
+
+    The state is the live game only; it keeps no history. ``log`` holds the entries of the
+    step that made it (``setup`` or ``play``), for the caller to keep: it is not part of the
+    state's JSON, so storing a state costs the same at move 900 as at move 9."""
 
     model_config = ConfigDict(validate_assignment=False)
 
     players: int
     rng: Rng
-    log: list[Event] = []
+    log: list[Event] = Field(default=[], exclude=True)
 
     def say(self, text: str, seat: int | None = None) -> None:
         # Validated by pydantic-core directly rather than through ``Event.__init__``: most
@@ -212,11 +211,8 @@ class Game(ABC, Generic[S, M]):
         return state.model_dump(mode="json")
 
     def dump_json(self, state: S) -> str:
-        """``dump`` as JSON text, several times faster than encoding ``dump``'s dict. The log,
-        most of a late state, is the log of the state before plus a line or two: its text is
-        extended, not encoded again (``log_json``)."""
-        head = state.model_dump_json(exclude=_LOG)
-        return f'{head[:-1]},"log":{log_json(state.log)}}}'
+        """``dump`` as JSON text, several times faster than encoding ``dump``'s dict."""
+        return state.model_dump_json()
 
 
 def copy_model(model: M, changes: dict[str, Any]) -> M:
@@ -269,14 +265,26 @@ def check_players(game: Game, players: int) -> None:
 
 
 def play(game: Game[S, M], state: S, seat: int, move: M | dict) -> S:
-    """Apply one move with the checks shared by every game: parsed, not over, seat to act."""
+    """Apply one move with the checks shared by every game: parsed, not over, seat to act.
+    The new state's ``log`` holds the entries this move produced, and only those."""
     if isinstance(move, dict):
         move = game.parse_move(move)
     if game.outcome(state) is not None:
         raise IllegalMove("The game is over.")
     if seat not in game.to_act(state):
         raise IllegalMove("It is not your turn.")
-    return game.apply(state, seat, move)
+    return step(game, state, seat, move)
+
+
+def step(game: Game[S, M], state: S, seat: int, move: M) -> S:
+    """``game.apply`` without ``play``'s checks, its ``log`` cut to the entries it produced.
+    A game's ``apply`` extends the log it was given (its ``say`` calls append); what was
+    there before belongs to the step before."""
+    after = game.apply(state, seat, move)
+    seen = len(state.log)
+    if seen:
+        after.__dict__["log"] = after.log[seen:]
+    return after
 
 
 def full_view(game: Game[S, M], state: S, seat: int | None, legal: list | None = None) -> dict:
@@ -293,13 +301,9 @@ def full_view(game: Game[S, M], state: S, seat: int | None, legal: list | None =
         "you": seat,
         "to_act": game.to_act(state),
         "legal_moves": game.labelled(state, seat, legal) if legal else [],
-        "log": log_view(state.log),
         "outcome": outcome.model_dump(mode="json") if outcome else None,
         **game.view(state, seat),
     }
-
-
-_LOG = {"log"}
 
 
 def keep(cache: dict, key: Any, value: Any, kept: int) -> None:
@@ -311,63 +315,10 @@ def keep(cache: dict, key: Any, value: Any, kept: int) -> None:
     cache[key] = value
 
 
-class _LogPrefixes:
-    """A form of recent logs (as views show them, or as stored), by the id of their last
-    entry (kept alive here, so the id is not reused): a state's log is the log of the state
-    before it plus a few entries, so each form extends the last one's instead of going over
-    the whole log again. Sized for every game a busy server has in play at once."""
-
-    KEPT = 2048
-    # How many entries one move may add and still extend the form before it: a hiker who
-    # loses a whole backpack logs a line per card.
-    LOOKBACK = 24
-
-    def __init__(self, entry: Callable[[Event], Any], join: Callable[[Any, list], Any]):
-        self._entry = entry
-        self._join = join
-        self._forms: dict[int, tuple[Event, int, Any]] = {}
-
-    def __call__(self, log: list[Event]) -> Any:
-        n = len(log)
-        form = None
-        for i in range(n - 1, max(n - 1 - self.LOOKBACK, -1), -1):
-            hit = self._forms.get(id(log[i]))
-            if hit is not None and hit[0] is log[i] and hit[1] == i + 1:
-                form = self._join(hit[2], [self._entry(e) for e in log[i + 1 :]])
-                if i < n - 1:
-                    # Superseded by the longer log: one form is kept per game rather than
-                    # per move, so a long run of moves does not fill the cache with forms
-                    # that are only freed (cold) thousands of moves later.
-                    del self._forms[id(log[i])]
-                break
-        if form is None:
-            form = self._join(None, [self._entry(e) for e in log])
-        if n:
-            keep(self._forms, id(log[-1]), (log[-1], n, form), self.KEPT)
-        return form
-
-
-def _extend_list(before: list[dict] | None, entries: list[dict]) -> list[dict]:
-    return before + entries if before is not None else entries
-
-
-def _extend_text(before: str | None, entries: list[str]) -> str:
-    """JSON array text: ``before`` (an array's text, or None) with ``entries`` appended."""
-    if not entries:
-        return before or "[]"
-    if before is None or before == "[]":
-        return "[" + ",".join(entries) + "]"
-    return before[:-1] + "," + ",".join(entries) + "]"
-
-
-_log_views = _LogPrefixes(lambda e: e.public, _extend_list)
-log_json = _LogPrefixes(lambda e: e.stored, _extend_text)
-"""The log as stored: JSON array text, the same as pydantic's."""
-
-
-def log_view(log: list[Event]) -> list[dict]:
-    """The log as views show it, shared by every view of the same log: read, never change it."""
-    return _log_views(log)
+def log_view(entries: Iterable[Event]) -> list[dict]:
+    """What a seat may read of log entries: the one projection of the log, for every channel
+    (socket, REST, replay). Entries are public, the same for every seat and spectator."""
+    return [e.public for e in entries]
 
 
 _MOVE_JSON: dict[int, tuple[BaseModel, dict]] = {}

@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.core import BaseState, Game, bot_view
+from engine.core import BaseState, Game, bot_view, step
 
 
 @dataclass
@@ -39,7 +39,7 @@ def play_out(
         if isinstance(move, dict):
             move = game.parse_move(move)
         # ``play`` without its checks, which the loop has made: not over, the seat acts.
-        state = game.apply(state, seat, move)
+        state = step(game, state, seat, move)
         steps += 1
         if on_step is not None:
             on_step(state)

@@ -14,12 +14,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, bindparam, insert, select, update
+from sqlalchemy import JSON, DateTime, Integer, Text, bindparam, func, insert, select, true, update
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.exc import IntegrityError
 
 from app.db import Database, Prepared, RawJSON, for_asyncpg, storable
-from app.models import Game, Move, now
-from app.services import clock, ratings
+from app.models import Game, LogEntry, Move, now
+from app.services import clock, game_log, ratings
 from app.services.clock import Clock, PlayedBy, Timing
 from app.services.errors import Problem, StaleVersion
 from app.services.games import (
@@ -32,7 +33,7 @@ from app.services.games import (
     seat_bots,
     stand_ins,
 )
-from engine.core import BaseState, IllegalMove, play
+from engine.core import BaseState, Event, IllegalMove, play
 from engine.registry import get_game
 
 
@@ -47,6 +48,9 @@ class Committed:
     updated_at: datetime | None = None
     clock: Clock = field(default_factory=Clock)
     due_at: datetime | None = None
+    # The log's entries this move produced, and the log's length with them.
+    entries: list[Event] = field(default_factory=list)
+    log_length: int = 0
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,7 @@ class _Stored:
     updated_at: datetime | None
     clock: Clock
     turn_seconds: int | None
+    log_length: int
 
     @classmethod
     def read(cls, row: Any) -> _Stored:
@@ -68,6 +73,7 @@ class _Stored:
         return cls(
             row.kind, row.version, row.status, get_game(row.kind).load(row.state),
             stand_ins(row.stand_ins), row.updated_at, Clock.load(row.clock), row.turn_seconds,
+            row.log_length,
         )
 
 
@@ -101,7 +107,8 @@ def _check(stored: _Stored, seat: int, expect_version: int, mover: _Mover) -> No
 def _apply(
     stored: _Stored, seat: int, move: Any, mover: _Mover
 ) -> tuple[BaseState, dict, dict[str, Any], Clock]:
-    """The new state, the move as recorded, the game row's new values and the new clock."""
+    """The new state, the move as recorded, the game row's new values and the new clock. The
+    state's ``log`` holds the entries of the move, stored as rows of their own."""
     game = get_game(stored.kind)
     parsed = game.parse_move(move) if isinstance(move, dict) else move
     state = play(game, stored.state, seat, parsed)
@@ -121,6 +128,7 @@ def _apply(
         "due_at": clock.due_at(moved, acting, seat_people, mover.timing, at)
         if outcome is None
         else None,
+        "log_length": stored.log_length + len(state.log),
     }
     if outcome is not None:
         values |= {"status": "finished", "outcome": final_outcome(outcome, stored.stand_ins)}
@@ -141,6 +149,8 @@ def _committed(
         values["updated_at"],
         moved,
         values["due_at"],
+        state.log,
+        values["log_length"],
     )
 
 
@@ -203,6 +213,9 @@ async def commit_move(
             if now_status == "aborted":
                 raise IllegalMove("The game was aborted.")
             raise StaleVersion(version)
+        if state.log:
+            entries = game_log.rows(game_id, stored.log_length, state.log)
+            await session.execute(insert(LogEntry), entries)
         if values.get("status") == "finished":
             await ratings.game_ended(session, game_id)
         return _committed(stored, state, values, moved)
@@ -230,12 +243,30 @@ def _move_in_one_statement():
             clock=bindparam("clock", type_=JSON),
             away_since=bindparam("away_since", type_=stamp),
             due_at=bindparam("due_at", type_=stamp),
+            log_length=bindparam("log_length"),
         )
         .returning(Game.id)
         .cte("moved")
     )
+    # The move's log entries, one array per column: as many rows as the move made entries.
+    entries = func.unnest(
+        bindparam("entry_ns", type_=ARRAY(Integer)),
+        bindparam("entry_seats", type_=ARRAY(Integer)),
+        bindparam("entry_texts", type_=ARRAY(Text)),
+    ).table_valued("n", "seat", "text").render_derived(name="entries")
+    logged = (
+        insert(LogEntry)
+        .from_select(
+            ["game_id", "n", "seat", "text"],
+            select(moved.c.id, entries.c.n, entries.c.seat, entries.c.text).select_from(
+                moved.join(entries, true())
+            ),
+        )
+        .cte("logged")
+    )
     return (
         insert(Move)
+        .add_cte(logged)
         .from_select(
             ["game_id", "seq", "seat", "move", "created_at"],
             select(
@@ -276,7 +307,7 @@ async def _commit_in_one_statement(
     if known is not None and known.version == expect_version and known.updated_at:
         stored = _Stored(
             known.kind, known.version, known.status, known.state, known.stand_ins,
-            known.updated_at, known.clock, known.turn_seconds,
+            known.updated_at, known.clock, known.turn_seconds, known.log.length,
         )
         bots = await _bots(None, game_id, known, seats_cache)
     else:
@@ -285,7 +316,7 @@ async def _commit_in_one_statement(
                 await conn.execute(
                     select(
                         Game.kind, Game.version, Game.status, Game.state, Game.stand_ins,
-                        Game.updated_at, Game.clock, Game.turn_seconds,
+                        Game.updated_at, Game.clock, Game.turn_seconds, Game.log_length,
                     ).where(Game.id == game_id)
                 )
             ).one_or_none() if storable(game_id) else None
@@ -318,6 +349,10 @@ async def _commit_in_one_statement(
         "due_at": values["due_at"],
         "seat": seat,
         "move": record,
+        "log_length": values["log_length"],
+        "entry_ns": list(range(stored.log_length, values["log_length"])),
+        "entry_seats": [e.seat for e in state.log],
+        "entry_texts": [e.text for e in state.log],
     })
     async with db.driver() as conn:
         inserted = await conn.fetchval(_MOVE.sql, *args)

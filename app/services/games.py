@@ -3,6 +3,7 @@ commit is ``app.services.commit``."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
 import secrets
@@ -16,11 +17,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import names
 from app.db import Database, RawJSON, for_asyncpg, storable
-from app.models import Game, Lobby, Move, Player, Seat, now
-from app.services import clock, ratings
+from app.models import Game, Lobby, Player, Seat, now
+from app.services import clock, game_log, ratings
 from app.services.clock import Clock, Timing
 from app.services.errors import Problem
-from engine.core import BaseState, Outcome, full_view, play
+from engine.core import BaseState, Event, Outcome, full_view
 from engine.core import Game as GameKind
 from engine.registry import get_game
 
@@ -107,6 +108,7 @@ class Snapshot:
     updated_at: datetime | None = None
     turn_seconds: int | None = None
     clock: Clock = field(default_factory=Clock)
+    log: game_log.Tail = field(default_factory=game_log.Tail)
     _table: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
 
     def seat_of(self, player_id: str | None) -> int | None:
@@ -177,15 +179,29 @@ class Snapshot:
             "seed": str(self.seed) if self.status != "active" else None,
         }
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see (``None``: a spectator): the engine's projection plus the table."""
+    def live_view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see of the game now (``None``: a spectator), without the log's
+        entries: the engine's projection, the table and the log's length."""
         view = full_view(self.game, self.state, seat)
         view["table"] = self.table()
+        view["log_length"] = self.log.length
         if self.status != "active":
             # Nobody acts in an ended game, and the stored outcome is the final word (a game
             # can end by concession, which the engine knows nothing of).
             view |= {"to_act": [], "legal_moves": [], "outcome": self.outcome}
         return view
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """``live_view`` with the log's latest entries, oldest first."""
+        return self.live_view(seat) | {"log": self.log.latest()}
+
+    def moved(self, done: Any) -> Snapshot:
+        """This game after ``done`` (``commit.Committed``), a move committed at its version."""
+        return dataclasses.replace(
+            self, version=done.version, state=done.state, status=done.status,
+            stand_ins=done.stand_ins, outcome=done.outcome, updated_at=done.updated_at,
+            clock=done.clock, log=self.log.after(done.entries, done.log_length),
+        )
 
 
 def people(bots: dict[int, str | None], stand_ins: dict[int, str]) -> set[int]:
@@ -222,7 +238,7 @@ _SNAPSHOT = select(
     Game.kind, Game.version, Game.status, Game.seed, Game.seed_commitment,
     cast(Game.state, Text).label("state"),
     Game.stand_ins, Game.outcome, Game.rematch_lobby_id, Game.updated_at, Game.turn_seconds,
-    Game.clock, Game.seats_version,
+    Game.clock, Game.seats_version, Game.log_length,
 ).where(Game.id == bindparam("game_id"))
 _TABLE = ratings.with_ratings(
     select(Seat.seat, Seat.player_id, Seat.bot_level, Player.name, Player.handle)
@@ -289,6 +305,7 @@ async def load_snapshot(
         updated_at=row["updated_at"],
         turn_seconds=row["turn_seconds"],
         clock=Clock.load(row["clock"]),
+        log=await game_log.tail(session, conn, game_id, row["log_length"]),
     )
 
 
@@ -297,9 +314,10 @@ def new_seed() -> int:
     return secrets.randbits(63)
 
 
-def create_game(lobby: Lobby, seat_people: set[int], timing: Timing) -> Game:
-    """A new game's row for a full lobby, for the caller to insert. The seed stays secret.
-    A setup that fails is a 409: the caller's transaction then leaves the lobby as it was."""
+def create_game(lobby: Lobby, seat_people: set[int], timing: Timing) -> tuple[Game, list[Event]]:
+    """A new game's row for a full lobby and its setup's log entries, for the caller to
+    insert. The seed stays secret. A setup that fails is a 409: the caller's transaction then
+    leaves the lobby as it was."""
     game = get_game(lobby.game)
     seed = new_seed()
     try:
@@ -323,8 +341,9 @@ def create_game(lobby: Lobby, seat_people: set[int], timing: Timing) -> Game:
         turn_seconds=lobby.turn_seconds,
         clock=started.dump(),
         due_at=clock.due_at(started, acting, seat_people, timing, at),
+        log_length=len(state.log),
     )
-    return row
+    return row, state.log
 
 
 async def concede(
@@ -420,21 +439,3 @@ async def abort_game(db: Database, game_id: str, version: int | None = None) -> 
             .execution_options(synchronize_session=False)
         )
         return result.rowcount == 1
-
-
-async def replay(session: AsyncSession, game_id: str, at: int) -> dict[str, Any]:
-    """The state after move ``at``, rebuilt from the seed and the move log alone."""
-    row = await session.get(Game, game_id) if storable(game_id) else None
-    if row is None:
-        raise Problem(404, "No such game.")
-    if not 0 <= at <= row.version:
-        raise Problem(422, f"at must be between 0 and {row.version}.")
-    game = get_game(row.kind)
-    players = await session.scalar(select(Lobby.seat_count).where(Lobby.game_id == game_id))
-    state = game.setup(players, game.options(row.options), row.seed)
-    moves = await session.scalars(
-        select(Move).where(Move.game_id == game_id, Move.seq <= at).order_by(Move.seq)
-    )
-    for m in moves:
-        state = play(game, state, m.seat, m.move)
-    return game.dump(state)

@@ -28,7 +28,7 @@ from app.services.lobby_rows import (
     load,
     reserved,
 )
-from engine.core import IllegalMove
+from engine.core import Event, IllegalMove
 from engine.registry import GAMES
 
 # No 0/o, 1/l/i: codes get read aloud and typed.
@@ -180,8 +180,8 @@ async def new_invite_code(db: Database, lobby_id: str, player: Player, idle: flo
 async def start(db: Database, lobby_id: str, player: Player, timing: Timing) -> Game:
     """The host starts the game of a full lobby: the game's row, inserted."""
     async with changing(db, lobby_id, None) as locked:
-        game = _starting(locked.ls, player, timing)
-        await locked.insert_game(game)
+        game, entries = _starting(locked.ls, player, timing)
+        await locked.insert_game(game, entries)
         _started(locked.ls, game)
     return game
 
@@ -308,7 +308,7 @@ def close(ls: LobbySeats, player: Player) -> None:
     ls.lobby.closes_at = None
 
 
-def _starting(ls: LobbySeats, player: Player, timing: Timing) -> Game:
+def _starting(ls: LobbySeats, player: Player, timing: Timing) -> tuple[Game, list[Event]]:
     _must_be_host(ls, player)
     _must_be_open(ls)
     empty = [s.seat for s in ls.free_seats()]

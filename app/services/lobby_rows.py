@@ -23,10 +23,11 @@ from sqlalchemy.orm import InstrumentedAttribute
 
 from app import names
 from app.db import Database, Prepared, row_values, storable
-from app.models import Game, Lobby, Player, ReplacedInviteCode, Seat, now
+from app.models import Game, Lobby, LogEntry, Player, ReplacedInviteCode, Seat, now
 from app.schemas import LobbyOut, PlayerOut, SeatOut
-from app.services import ratings
+from app.services import game_log, ratings
 from app.services.errors import Problem
+from engine.core import Event
 from engine.registry import GAMES
 
 
@@ -291,15 +292,23 @@ class _Changing:
                  session: AsyncSession | None):
         self.ls, self._conn, self._session = ls, conn, session
 
-    async def insert_game(self, game: Game) -> None:
-        """The game's row, inserted before the lobby that points at it is written."""
+    async def insert_game(self, game: Game, entries: list[Event]) -> None:
+        """The game's row and its setup's log entries, inserted before the lobby that points
+        at it is written."""
+        rows = game_log.rows(game.id, 0, entries)
         if self._conn is not None:
             await self._conn.execute(
                 _INSERT_GAME.sql, *_INSERT_GAME.args(row_values(Game.__table__, game))
             )
+            if rows:
+                await self._conn.executemany(
+                    game_log.INSERT.sql, [game_log.INSERT.args(r) for r in rows]
+                )
         else:
             self._session.add(game)
             await self._session.flush()
+            if rows:
+                await self._session.execute(insert(LogEntry), rows)
 
     async def replace_code(self, old: str) -> None:
         """Remember ``old`` as replaced, so that its link says so."""

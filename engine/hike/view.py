@@ -4,8 +4,8 @@ Backpacks are face up on the table and scored cards are public, so every seat (a
 spectator) sees the same thing; only the draw pile's order and the RNG are hidden. The draw
 and discard piles are given as counts (discards may be placed face down).
 
-The view (merged by ``engine.core.full_view`` with ``you``, ``to_act``, ``legal_moves``,
-``log`` and ``outcome``)::
+The view (merged by ``engine.core.full_view`` with ``you``, ``to_act``, ``legal_moves``
+and ``outcome``)::
 
     {
       "spaces": ["top", "left_hand", "left_pocket", "middle", "right_pocket",

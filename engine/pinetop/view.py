@@ -7,7 +7,7 @@ hand size, the module pieces. Hidden: the other players' hands and the supply de
 never which.
 
 ``view(state, seat)`` returns (``seat`` is ``None`` for a spectator; merged by
-``engine.core.full_view`` with ``you``, ``to_act``, ``legal_moves``, ``log``, ``outcome``)::
+``engine.core.full_view`` with ``you``, ``to_act``, ``legal_moves``, ``outcome``)::
 
     {
       "phase": "setup" | "action" | "draw" | "gift" | "pay" | "power" | "mastery"

@@ -39,7 +39,7 @@ REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 ADMIN_TOKEN = "admin-secret-for-tests"
 TABLES = [
     "admin_actions", "chat_mutes", "rating_changes", "ratings", "device_codes", "player_sessions",
-    "chat_messages", "moves", "seats", "replaced_invite_codes", "lobbies", "games", "players",
+    "chat_messages", "log_entries", "moves", "seats", "replaced_invite_codes", "lobbies", "games", "players",
 ]
 
 
@@ -283,6 +283,7 @@ GENEROUS_LIMITS = {
     "RATE_JOINS": "100000/60",
     "RATE_MOVES": "100000/60",
     "RATE_SOCKETS": "100000/60",
+    "RATE_LOG_PAGES": "100000/60",
     "MAX_OPEN_LOBBIES": 1000,
     "MAX_SOCKETS_PER_ADDRESS": 5000,
 }

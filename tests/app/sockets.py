@@ -5,9 +5,14 @@ import json
 import jsonpatch
 from websockets.sync.client import connect
 
+from app.services.game_log import SHOWN
+
 
 class Socket:
-    """A game socket that keeps the view up to date by applying each patch it receives."""
+    """A game socket that keeps the view up to date by applying each patch it receives.
+
+    Patches append the log's new entries; the socket keeps the latest ``SHOWN`` of them, as a
+    whole state (and the REST view) carries, so that its view compares equal to those."""
 
     def __init__(self, live, game_id, token=None, cookie=None):
         url = f"{live.ws_url}/ws/games/{game_id}" + (f"?token={token}" if token else "")
@@ -36,6 +41,7 @@ class Socket:
     def apply(self, patch: dict) -> None:
         assert patch["from"] == self.version
         self.view = jsonpatch.apply_patch(self.view, patch["ops"])
+        self.view["log"] = self.view["log"][-SHOWN:]
         self.version = patch["version"]
 
     def until_version(self, version: int) -> None:

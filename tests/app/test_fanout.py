@@ -13,7 +13,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from app.services import lobbies
+from app.services import lobby_rows
 from app.services.games import Snapshot
 from tests.app.conftest import running, settings_for
 from tests.app.sockets import Socket, next_lobby
@@ -31,7 +31,7 @@ def live(database_url):
 def counted(monkeypatch):
     """Counts of views built (by seat) and of lobby loads, made by the server meanwhile."""
     counts: Counter = Counter()
-    view = Snapshot.view
+    view = Snapshot.live_view
 
     def counting_view(self, seat):
         counts[("view", self.version, seat)] += 1
@@ -44,10 +44,10 @@ def counted(monkeypatch):
 
         return counting_load
 
-    monkeypatch.setattr(Snapshot, "view", counting_view)
+    monkeypatch.setattr(Snapshot, "live_view", counting_view)
     # Every read of a lobby: through the session, or on asyncpg to change it (PostgreSQL).
     for name in ("_load", "_locked"):
-        monkeypatch.setattr(lobbies, name, counting(getattr(lobbies, name)))
+        monkeypatch.setattr(lobby_rows, name, counting(getattr(lobby_rows, name)))
     return counts
 
 

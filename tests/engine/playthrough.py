@@ -19,10 +19,9 @@ def playthrough(game: Game, bots: list[str], options: dict | None = None, seed: 
         seat = game.to_act(state)[0]
         legal = game.legal_moves(state, seat)
         move = game.bots[bots[seat]](full_view(game, state, seat), legal, rng)
-        seen = len(state.log)
         state = play(game, state, seat, move)
         lines.append(f"> seat {seat}: {move.model_dump_json()}")
-        lines.extend(e.text for e in state.log[seen:])
+        lines.extend(e.text for e in state.log)
     out = game.outcome(state)
     lines.append(f"scores {out.scores} winners {out.winners} details {out.details}")
     return "\n".join(lines) + "\n"

@@ -24,9 +24,10 @@ from app.schemas import (
     TableSeat,
     Unprocessable,
 )
+from app.services import records
 from app.services.errors import Problem
 from app.services.clock import Clock
-from app.services.games import abort_game, replay, table_seats
+from app.services.games import abort_game, table_seats
 from app.services.moderation import record
 
 router = APIRouter(
@@ -125,7 +126,7 @@ async def get_moves(game_id: str, session: SessionDep) -> list[AdminMove]:
     responses={422: {"model": Unprocessable}},
 )
 async def state_at(game_id: str, session: SessionDep, at: int = Query(ge=0)) -> AdminStateAt:
-    return AdminStateAt(game_id=game_id, at=at, state=await replay(session, game_id, at))
+    return AdminStateAt(game_id=game_id, at=at, state=await records.state_at(session, game_id, at))
 
 
 @router.post(

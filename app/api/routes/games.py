@@ -1,9 +1,9 @@
 """Game kinds, a game's state for the caller, and moves."""
 
-import dataclasses
 from typing import Any
 
-from fastapi import APIRouter, Request, status
+from fastapi import APIRouter, Query, Request, status
+from sqlalchemy import select
 
 from app.api.deps import (
     RATE_LIMITED,
@@ -24,11 +24,12 @@ from app.schemas import (
     GameKind,
     GameState,
     LobbyOut,
+    LogPage,
     MoveRequest,
     MoveResult,
     Unprocessable,
 )
-from app.services import chat, games, lobbies, lobby_rows, records
+from app.services import chat, game_log, games, lobbies, lobby_rows, records
 from app.services.errors import Problem
 from engine.core import IllegalMove
 from engine.registry import GAMES
@@ -82,6 +83,30 @@ async def game_state(
     snap = await ctx.snapshot(session, game_id)
     seat = snap.seat_of(player.id if player else None)
     return GameState(game_id=game_id, version=snap.version, view=snap.view(seat))
+
+
+@router.get(
+    "/{game_id}/log",
+    summary="Older entries of a game's log",
+    description="Up to `limit` entries (at most 200) numbered below `before` (default: all "
+    "of them), oldest first: a view carries only the latest 50, and a page asks for the ones "
+    "before the oldest it holds. Entries are public: the same for every seat and spectator.",
+    responses={404: {"model": ErrorBody}, 422: {"model": Unprocessable}} | RATE_LIMITED,
+    dependencies=[rate_limit("log_pages")],
+)
+async def game_log_page(
+    game_id: str, session: SessionDep,
+    before: int | None = Query(None, ge=0, description="entries numbered below this"),
+    limit: int = Query(game_log.SHOWN, ge=1, le=game_log.PAGE_MAX),
+) -> LogPage:
+    length = None
+    if storable(game_id):
+        length = await session.scalar(select(Game.log_length).where(Game.id == game_id))
+    if length is None:
+        raise Problem(404, "No such game.")
+    before = length if before is None else min(before, length)
+    entries = await game_log.page(session, game_id, before, limit)
+    return LogPage(game_id=game_id, log_length=length, before=before, entries=entries)
 
 
 @router.get(
@@ -141,15 +166,7 @@ async def make_move(
         done = await ctx.move(game_id, seat, data.move, data.expect_version, known=snap)
     except IllegalMove as exc:
         raise Problem(422, exc.reason) from None
-    after = dataclasses.replace(
-        snap,
-        version=done.version,
-        state=done.state,
-        status=done.status,
-        outcome=done.outcome,
-        clock=done.clock,
-    )
-    return MoveResult(version=done.version, view=after.view(seat))
+    return MoveResult(version=done.version, view=snap.moved(done).view(seat))
 
 
 @router.post(

@@ -54,12 +54,14 @@ def test_rulebook_example_c():
     for red, blue in turns:
         s = bids(s, RED, *red)
         s = bids(s, BLUE, *blue)
+    texts = [e.text for e in s.log]
     assert s.table_coins == [[2, 4, 1], [2, 0, 4]]
     assert s.phase == "pick" and GAME.to_act(s) == [RED]
     assert s.row == [pool1, house, forest, pool2]  # card coins still face down
     assert {b.coin for b in s.card_bids} == {0, 1, 2, 3}
 
     s = play(GAME, s, RED, {"type": "pick", "card": campfire})
+    texts += [e.text for e in s.log]
     assert s.phase == "place" and s.placements[0].card == campfire
     assert s.card_bids  # not turned over before the picked card is placed
     assert s.last_round is None
@@ -80,7 +82,7 @@ def test_rulebook_example_c():
         (forest, [[2], [3, 1]], BLUE, None),
         (pool2, [[0], []], RED, None),       # a lone 0 wins
     ]
-    texts = [e.text for e in s.log]
+    texts += [e.text for e in s.log]
     assert "Table totals: Red 7, Blue 6. Red picks a next-round card." in texts
     assert "Swimming pool: Red 3, Blue 2. Red wins it." in texts
     assert "Nobody bid on the House: it is discarded." in texts

@@ -31,7 +31,7 @@ def test_the_view_has_the_documented_shape():
                 packs=("games", "outdoors", "water_sports"))
     s = run(s, (0, act("dodgeball")))
     v = full_view(GAME, s, 1)
-    assert set(v) == {"game", "players", "you", "to_act", "legal_moves", "log", "outcome",
+    assert set(v) == {"game", "players", "you", "to_act", "legal_moves", "outcome",
                       "packs", "start_player", "active", "turn", "ending", "energy",
                       "bird_feeder", "paths", "supply", "participation", "all_star",
                       "snack_supply", "hand", "played", "prompt", "seats"}
