@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import socket
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, nullcontext
 from typing import Any
@@ -11,6 +14,7 @@ from typing import Any
 import asyncpg
 import orjson
 from sqlalchemy import JSON, Table, event
+from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.dialects.postgresql import asyncpg as postgresql_asyncpg
 from sqlalchemy.engine import Compiled
 from sqlalchemy.ext.asyncio import (
@@ -28,6 +32,58 @@ def storable(text: str) -> bool:
     escapes give lone surrogates, which do not), and PostgreSQL's text cannot hold NUL. No
     stored id or code fails this, and querying with such text fails."""
     return "\x00" not in text and not any("\ud800" <= c <= "\udfff" for c in text)
+
+
+# Seconds a client is told to wait while the database is away: a restart takes a few.
+RETRY_AFTER = 2
+UNAVAILABLE = "The database is unavailable for a moment; try again shortly."
+# PostgreSQL's answers that say it cannot serve now rather than that the request was wrong:
+# connection failures (08), too many connections (53), an administrator's shutdown, a
+# restart or a terminated backend (57), and "not currently accepting connections" (55000).
+_AWAY = (
+    asyncpg.PostgresConnectionError, asyncpg.InsufficientResourcesError,
+    asyncpg.OperatorInterventionError, ConnectionError, TimeoutError, socket.gaierror,
+    DisconnectionError,
+)
+
+
+def unavailable(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database is away (down, restarting, its connection cut),
+    rather than anything about the request: answered 503 with Retry-After, not 500."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        # A bare OSError: asyncpg could reach none of the server's addresses.
+        if isinstance(cause, _AWAY) or type(cause) is OSError:
+            return True
+        if isinstance(cause, asyncpg.InterfaceError):
+            return "closed" in str(cause)
+        if isinstance(cause, asyncpg.ObjectNotInPrerequisiteStateError):
+            return "accepting connections" in str(cause)
+        if isinstance(cause, DBAPIError) and cause.connection_invalidated:
+            return True
+        orig = getattr(cause, "orig", None)
+        if isinstance(orig, BaseException):
+            cause = orig
+        elif cause.__cause__ is not None or cause.__suppress_context__:
+            cause = cause.__cause__
+        else:
+            cause = cause.__context__
+    return False
+
+
+log = logging.getLogger(__name__)
+_last_noted = 0.0
+
+
+def note_unavailable(exc: BaseException, doing: str) -> None:
+    """One line, no traceback, at most once a second: an outage is not a bug per request."""
+    global _last_noted
+    now = time.monotonic()
+    if now - _last_noted >= 1:
+        _last_noted = now
+        log.warning("database unavailable while %s: %s: %s", doing, type(exc).__name__, exc)
 
 
 class RawJSON(str):
@@ -165,14 +221,20 @@ class Database:
         set and reset) cost a move more than its statement did. A connection that fails other
         than by PostgreSQL's answer or one of the caller's ``refusals`` (a request that cannot
         be served, raised while the connection is held) is dropped from the pool, as
-        SQLAlchemy would."""
+        SQLAlchemy would. One whose database went away (a restart, its backend terminated)
+        retires every connection opened before it, as SQLAlchemy does on a disconnect: they
+        are most likely dead too."""
         record = await greenlet_spawn(self.engine.sync_engine.raw_connection)
         try:
             yield record.driver_connection
-        except (asyncpg.PostgresError, *refusals):
-            raise
         except Exception as exc:
-            await greenlet_spawn(record.invalidate, exc)
+            away = unavailable(exc)
+            if isinstance(exc, (asyncpg.PostgresError, *refusals)) and not away:
+                raise
+            if away:
+                await greenlet_spawn(self.engine.sync_engine.pool._invalidate, record, exc)
+            else:
+                await greenlet_spawn(record.invalidate, exc)
             raise
         finally:
             await greenlet_spawn(record.close)

@@ -27,7 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import logs, metrics
 from app.bots import bot_move
-from app.db import Database
+from app.db import Database, note_unavailable, unavailable
 from app.models import Game, Lobby, now
 from app.services.clock import PlayedBy, Timing
 from app.services.errors import StaleVersion
@@ -135,8 +135,11 @@ class Deadlines:
             await asyncio.sleep(every)
             try:
                 await self.poll()
-            except Exception:
-                log.exception("looking for due deadlines failed; trying again in %s s", every)
+            except Exception as exc:
+                if unavailable(exc):
+                    note_unavailable(exc, "looking for due deadlines")
+                else:
+                    log.exception("looking for due deadlines failed; trying again in %s s", every)
 
     async def poll(self) -> None:
         at = now()
@@ -165,8 +168,12 @@ class Deadlines:
                 await self._claim_and_act(game_id)
                 if game_id not in self._again:
                     return
-        except Exception:
-            log.exception("deadline of game %s failed; retried when its lease runs out", game_id)
+        except Exception as exc:
+            if unavailable(exc):
+                note_unavailable(exc, f"acting on the deadline of game {game_id}")
+            else:
+                log.exception("deadline of game %s failed; retried when its lease runs out",
+                              game_id)
         finally:
             self._running.pop(game_id, None)
 

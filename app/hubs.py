@@ -23,6 +23,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from app.bus import RESYNC, Bus, game_channel, lobby_channel
+from app.db import note_unavailable, unavailable
 from app.services import lobby_rows
 from app.services.commit import Committed
 from app.services.errors import Problem
@@ -49,6 +50,17 @@ def foreign_event(message: str, instance_id: str) -> str | None:
         return None
     sender, _, text = message.removeprefix(EVENT).partition(":")
     return text if sender != instance_id else ""
+
+
+async def ended_quietly(run: Awaitable[None]) -> None:
+    """A hub's work until it is cancelled, its last socket gone. A task that ends cancelled
+    keeps its CancelledError, whose traceback holds the hub's frame: hub, task and error
+    would be a cycle, and the hub's game and views garbage that only the collector's full
+    pass frees. Ended this way the task keeps nothing, and reference counting frees the hub."""
+    try:
+        await run
+    except asyncio.CancelledError:
+        pass
 
 
 @dataclasses.dataclass(frozen=True)
@@ -80,7 +92,7 @@ class GameHub:
         self._kick = asyncio.Event()
         self._resync = False
         # A context of its own: the request that happened to start it is not its.
-        self.task = asyncio.create_task(self._run(), name=f"game hub {game_id}",
+        self.task = asyncio.create_task(ended_quietly(self._run()), name=f"game hub {game_id}",
                                         context=contextvars.Context())
 
     def frame(self, seat: int | None) -> Frame:
@@ -174,8 +186,11 @@ class GameHub:
                 return await self.sources.load_game(self.game_id)
             except Problem:
                 raise
-            except Exception:
-                log.exception("could not load game %s for its sockets; retrying", self.game_id)
+            except Exception as exc:
+                if unavailable(exc):
+                    note_unavailable(exc, f"loading game {self.game_id} for its sockets")
+                else:
+                    log.exception("could not load game %s for its sockets; retrying", self.game_id)
                 await asyncio.sleep(0.5)
 
 
@@ -193,7 +208,7 @@ class LobbyHub:
         self.loaded = asyncio.Event()
         self._rendered: dict[tuple, str] = {}
         self._kick = asyncio.Event()
-        self.task = asyncio.create_task(self._run(), name=f"lobby hub {lobby_id}",
+        self.task = asyncio.create_task(ended_quietly(self._run()), name=f"lobby hub {lobby_id}",
                                         context=contextvars.Context())
 
     def reload(self) -> None:
@@ -222,8 +237,11 @@ class LobbyHub:
                         self.missing = True
                         self.loaded.set()
                         return
-                    except Exception:
-                        log.exception("could not load lobby %s; retrying", self.lobby_id)
+                    except Exception as exc:
+                        if unavailable(exc):
+                            note_unavailable(exc, f"loading lobby {self.lobby_id}")
+                        else:
+                            log.exception("could not load lobby %s; retrying", self.lobby_id)
                         await asyncio.sleep(0.5)
                         self._kick.set()
                         continue

@@ -15,6 +15,8 @@ from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+import asyncpg
+from sqlalchemy.exc import DBAPIError, DisconnectionError, EmulatedDBAPIException
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -25,6 +27,7 @@ from app.api.routes import (
 from app.collector import collecting
 from app.config import Settings
 from app.context import Context
+from app.db import RETRY_AFTER, UNAVAILABLE, note_unavailable, unavailable
 from app.services.errors import Problem
 from app.ws import router as ws_router
 
@@ -84,6 +87,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Every database connection stayed busy for DB_POOL_TIMEOUT: overloaded, not broken.
         detail = "The server is busy; try again shortly."
         return JSONResponse({"detail": detail}, status_code=503, headers={"Retry-After": "1"})
+
+    async def away(request: Request, exc: Exception) -> JSONResponse:
+        if not unavailable(exc):
+            raise exc
+        note_unavailable(exc, f"serving {request.method} {request.url.path}")
+        headers = {"Retry-After": str(RETRY_AFTER)}
+        return JSONResponse({"detail": UNAVAILABLE}, status_code=503, headers=headers)
+
+    # What the database's failures arrive as: SQLAlchemy's wrapper, its driver adapter's own
+    # (a connection refused while opening), asyncpg's on its own connections, the network's.
+    for kind in (DBAPIError, EmulatedDBAPIException, DisconnectionError, asyncpg.PostgresError,
+                 asyncpg.InterfaceError, OSError):
+        app.add_exception_handler(kind, away)
+
+    @app.exception_handler(Exception)
+    async def failed(_request: Request, _exc: Exception) -> JSONResponse:
+        # Starlette logs the exception after this answer; uvicorn then closes the connection,
+        # so the answer says so and a client does not send its next request down it.
+        detail = "Something went wrong on the server; it has been logged."
+        return JSONResponse({"detail": detail}, status_code=500, headers={"Connection": "close"})
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:

@@ -1,7 +1,8 @@
 """The refusals that come from between the network and the routes, written into OpenAPI on
 every operation that can give them: 403 for a cross-site request and 413 for a body too large
 (the guard, on every call that changes something), 429 beyond a rate (the routes with a rate
-limit), 503 when no database connection comes free in time (every route that uses one)."""
+limit), 503 when no database connection comes free in time or the database is away (every
+route that uses one)."""
 
 from __future__ import annotations
 
@@ -24,8 +25,9 @@ REFUSALS: dict[str, dict[str, Any]] = {
     "413": {"description": "the body is over MAX_BODY_BYTES", "content": ERROR},
     "429": {"description": "too many calls: see Retry-After", "content": ERROR,
             "headers": RETRY_AFTER},
-    "503": {"description": "busy: no database connection came free within DB_POOL_TIMEOUT; "
-            "try again after Retry-After", "content": ERROR, "headers": RETRY_AFTER},
+    "503": {"description": "busy or away: no database connection came free within "
+            "DB_POOL_TIMEOUT, or the database is unavailable (down, restarting); try again "
+            "after Retry-After", "content": ERROR, "headers": RETRY_AFTER},
 }
 CHANGES = {"post", "put", "patch", "delete"}
 

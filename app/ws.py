@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app import guard, logs, metrics
+from app.db import RETRY_AFTER, UNAVAILABLE, note_unavailable, unavailable
 from app.hubs import GameHub, LobbyHub, Refused
 from app.sockets import Connection, LobbyConnection, Socket, serve
 from app.services import chat, players
@@ -31,8 +32,22 @@ def _ctx(ws: WebSocket) -> Context:
     return ws.app.state.ctx
 
 
-async def _player_id(ctx: Context, ws: WebSocket) -> str | None:
-    player = await players.by_token(ctx.db, guard.socket_token(ws))
+class _Away(Exception):
+    """The database was away when the socket opened; it is closed with 1013."""
+
+
+async def _opened(ctx: Context, ws: WebSocket) -> str | None:
+    """Accept the socket and look its player up; while the database is away, close it with
+    1013 (try again later), which the page retries, and raise ``_Away``."""
+    await ws.accept()
+    try:
+        player = await players.by_token(ctx.db, guard.socket_token(ws))
+    except Exception as exc:
+        if not unavailable(exc):
+            raise
+        note_unavailable(exc, "opening a socket")
+        await ws.close(code=TRY_AGAIN_LATER, reason=UNAVAILABLE)
+        raise _Away from None
     logs.bind(player_id=player.id if player else None)
     return player.id if player else None
 
@@ -57,20 +72,32 @@ async def _read(ws: WebSocket, conn: Socket, handle: Callable[[Any], Awaitable[N
                 except ValueError:
                     await conn.send(_error("bad_request", "Messages are JSON objects.", None))
                     continue
-            await handle(message)
+            try:
+                await handle(message)
+            except Exception as exc:
+                if not unavailable(exc):
+                    raise
+                # Nothing was done; the socket stays, and the client may send it again.
+                note_unavailable(exc, "answering a socket")
+                ref = message.get("ref") if isinstance(message, dict) else None
+                await conn.send(_error("unavailable", UNAVAILABLE, ref) |
+                                {"retry_after": RETRY_AFTER})
     except WebSocketDisconnect:
         pass
 
 
-# Close codes: 4404 no such game or lobby; 1013 (try again later) too many sockets.
+# Close codes: 4404 no such game or lobby; 1013 (try again later) too many sockets, or the
+# database away.
 TRY_AGAIN_LATER = 1013
 
 
 @router.websocket("/ws/games/{game_id}")
 async def game_socket(ws: WebSocket, game_id: str) -> None:
     ctx = _ctx(ws)
-    await ws.accept()
-    player_id = await _player_id(ctx, ws)
+    try:
+        player_id = await _opened(ctx, ws)
+    except _Away:
+        return
     timeout = ctx.settings.WS_SEND_TIMEOUT
     conn: Connection | None = None
 
@@ -190,8 +217,10 @@ async def _lobby_chat(
 @router.websocket("/ws/lobbies/{lobby_id}")
 async def lobby_socket(ws: WebSocket, lobby_id: str) -> None:
     ctx = _ctx(ws)
-    await ws.accept()
-    player_id = await _player_id(ctx, ws)
+    try:
+        player_id = await _opened(ctx, ws)
+    except _Away:
+        return
     try:
         conn = LobbyConnection(ws, player_id, ctx.base_url(ws), ctx.settings.WS_SEND_TIMEOUT)
         hub = await ctx.watchers.join_lobby(lobby_id, lambda _hub: conn)

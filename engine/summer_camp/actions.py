@@ -233,10 +233,15 @@ def answer(s: SummerCampState, seat: int, move) -> None:
         s.say(f"{name(seat)} takes {card_name(card)} from the top of the "
               f"{PACKS[s.paths[move.path].pack]} pile onto their discard pile.", seat)
     elif k == "plant_identification":
-        i = find(s.discards[seat], move.card)
-        s.hands[seat].append(s.discards[seat].pop(i))
-        s.say(f"{name(seat)} takes {CARDS[move.card].name} from their discard pile into "
-              "their hand.", seat)
+        # Only the pile's top card is shown to the others: the log names no card under it.
+        pile = s.discards[seat]
+        if COPIES[pile[-1]] == move.card:
+            s.hands[seat].append(pile.pop())
+            s.say(f"{name(seat)} takes {CARDS[move.card].name} from the top of their discard "
+                  "pile into their hand.", seat)
+        else:
+            s.hands[seat].append(pile.pop(find(pile, move.card)))
+            s.say(f"{name(seat)} takes a card from their discard pile into their hand.", seat)
     else:  # give
         i = next(i for i in range(len(s.played) - 1, -1, -1)
                  if COPIES[s.played[i].card] == p.card and s.played[i].use == "action")

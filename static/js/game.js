@@ -208,6 +208,7 @@ export function gamePage(root, gameId) {
   const stopClock = countDown(parts.head);
 
   socket = new LiveSocket(wsUrl(`/ws/games/${gameId}`), {
+    resync: { type: "sync" },
     onStatus: (status, reason) => {
       connection = status;
       if (status !== "online") pending = null;
@@ -245,6 +246,8 @@ export function gamePage(root, gameId) {
         if (msg.code === "stale_version") {
           flash = "The table changed just before your move arrived: have a look and choose again.";
           socket.send({ type: "sync" });
+        } else if (msg.code === "unavailable") {
+          flash = "Reconnecting to the table… your move was not made; make it again in a moment.";
         } else {
           flash = msg.message || msg.code || "That did not work.";
         }
