@@ -52,6 +52,17 @@ def foreign_event(message: str, instance_id: str) -> str | None:
     return text if sender != instance_id else ""
 
 
+async def ended_quietly(run: Awaitable[None]) -> None:
+    """A hub's work until it is cancelled, its last socket gone. A task that ends cancelled
+    keeps its CancelledError, whose traceback holds the hub's frame: hub, task and error
+    would be a cycle, and the hub's game and views garbage that only the collector's full
+    pass frees. Ended this way the task keeps nothing, and reference counting frees the hub."""
+    try:
+        await run
+    except asyncio.CancelledError:
+        pass
+
+
 @dataclasses.dataclass(frozen=True)
 class Sources:
     """What the hubs need of the app: where changes are heard, where games and lobbies are
@@ -81,7 +92,7 @@ class GameHub:
         self._kick = asyncio.Event()
         self._resync = False
         # A context of its own: the request that happened to start it is not its.
-        self.task = asyncio.create_task(self._run(), name=f"game hub {game_id}",
+        self.task = asyncio.create_task(ended_quietly(self._run()), name=f"game hub {game_id}",
                                         context=contextvars.Context())
 
     def frame(self, seat: int | None) -> Frame:
@@ -197,7 +208,7 @@ class LobbyHub:
         self.loaded = asyncio.Event()
         self._rendered: dict[tuple, str] = {}
         self._kick = asyncio.Event()
-        self.task = asyncio.create_task(self._run(), name=f"lobby hub {lobby_id}",
+        self.task = asyncio.create_task(ended_quietly(self._run()), name=f"lobby hub {lobby_id}",
                                         context=contextvars.Context())
 
     def reload(self) -> None:
