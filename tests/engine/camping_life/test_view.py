@@ -13,7 +13,7 @@ from tests.engine.in_turn import moves_in_turn
 
 from .conftest import arrange
 
-GAMES = 500
+GAMES = 200
 VIEWERS = (0, 1, None)
 
 
