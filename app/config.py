@@ -108,15 +108,27 @@ class Settings(BaseSettings):
     )
     MAX_REF_CHARS: int = Field(default=128, ge=1, description="longest `ref`, as JSON")
     # A rate is "count/seconds": up to count at once, then count per seconds; "off" for none.
-    RATE_PLAYERS: str = Field(default="20/60", description="new players per address")
-    RATE_LOBBIES: str = Field(default="20/60", description="new lobbies per player and address")
-    RATE_JOINS: str = Field(default="30/60", description="joins per player and address")
-    RATE_MOVES: str = Field(
-        default="300/60",
-        description="HTTP moves and WebSocket messages per player and address",
+    # A player's rate does the fine work; an address's is a ceiling about ten times higher,
+    # since a classroom shares one address.
+    RATE_PLAYERS: str = Field(default="100/60", description="new players per address")
+    RATE_LOBBIES: str = Field(default="20/60", description="new lobbies per player")
+    RATE_LOBBIES_PER_ADDRESS: str = Field(default="200/60", description="new lobbies per address")
+    RATE_JOINS: str = Field(
+        default="30/60",
+        description="joins per player (invite-page look-ups are counted apart, at the same rate)",
     )
-    RATE_SOCKETS: str = Field(
-        default="60/60", description="WebSocket connections per player and address"
+    RATE_JOINS_PER_ADDRESS: str = Field(default="300/60", description="joins per address")
+    RATE_MOVES: str = Field(
+        default="300/60", description="HTTP moves and WebSocket messages per player"
+    )
+    RATE_MOVES_PER_ADDRESS: str = Field(
+        default="3000/60", description="HTTP moves and WebSocket messages per address"
+    )
+    RATE_SOCKETS: str = Field(default="60/60", description="WebSocket connections per player")
+    RATE_SOCKETS_PER_ADDRESS: str = Field(
+        default="600/60",
+        description="new WebSocket connections per address (a known player's reconnects count "
+        "against the player only)",
     )
     RATE_SIGN_INS: str = Field(
         default="10/300",
@@ -148,8 +160,9 @@ class Settings(BaseSettings):
         return v
 
     @field_validator(
-        "RATE_PLAYERS", "RATE_LOBBIES", "RATE_JOINS", "RATE_MOVES", "RATE_SOCKETS",
-        "RATE_SIGN_INS", "RATE_SIGN_INS_PER_ADDRESS",
+        "RATE_PLAYERS", "RATE_LOBBIES", "RATE_LOBBIES_PER_ADDRESS", "RATE_JOINS",
+        "RATE_JOINS_PER_ADDRESS", "RATE_MOVES", "RATE_MOVES_PER_ADDRESS", "RATE_SOCKETS",
+        "RATE_SOCKETS_PER_ADDRESS", "RATE_SIGN_INS", "RATE_SIGN_INS_PER_ADDRESS",
     )
     @classmethod
     def _rate(cls, v: str) -> str:

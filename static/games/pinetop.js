@@ -162,7 +162,9 @@ function mapSection(view, ctx, of) {
   const places = new Map(of("place").map((e) => [e.move.to, e]));
   // With Nature on, a ring of spaces round the map carries the weather.
   const ring = view.nature ? 1 : 0;
-  const track = "minmax(0, 1fr)";
+  // Cards never narrower than 8.5rem: room for 24 px edge targets and whole patch names. On a
+  // phone the map is then wider than the screen and scrolls sideways in its panel.
+  const track = "minmax(8.5rem, 1fr)";
   const style = `--cols:${cols};` + (ring
     ? `grid-template-columns:1.1rem repeat(${cols}, ${track}) 1.1rem;grid-template-rows:1.1rem repeat(${rows}, auto) 1.1rem`
     : `grid-template-columns:repeat(${cols}, ${track})`);
@@ -185,7 +187,7 @@ function mapSection(view, ctx, of) {
   fill(details, cardDetails(view, ctx));
   return h("section", { class: "pt-map pt-panel" },
     h("h2", {}, "The map ", h("span", { class: "muted small" }, `${cols} × ${rows} · tap a card for its patches`)),
-    grid,
+    h("div", { class: "pt-map-scroll", "data-testid": "map-scroll" }, grid),
     details);
 }
 
