@@ -5,7 +5,6 @@ replays are rate-limited."""
 from __future__ import annotations
 
 import random
-import shutil
 import threading
 
 import pytest
@@ -13,15 +12,14 @@ import pytest
 import app.services.replays as replays
 from engine.core import full_view, play
 from engine.registry import get_game
+from tests.app.conftest import sqlite_copy
 from tests.app.test_games import play_as
 
 
 @pytest.fixture(scope="module")
 def database_url(sqlite_template, tmp_path_factory) -> str:
     """SQLite only: what is kept and where it runs do not depend on the database."""
-    path = tmp_path_factory.mktemp("replays") / "campground.db"
-    shutil.copy(sqlite_template, path)
-    return f"sqlite+aiosqlite:///{path}"
+    return sqlite_copy(sqlite_template, tmp_path_factory, "replays")
 
 
 @pytest.fixture(scope="module")
