@@ -142,6 +142,12 @@ class Settings(BaseSettings):
         description="new WebSocket connections per address (a known player's reconnects count "
         "against the player only)",
     )
+    RATE_REPLAYS: str = Field(
+        default="120/60", description="replay steps of ended games per player (or spectator)"
+    )
+    RATE_REPLAYS_PER_ADDRESS: str = Field(
+        default="1200/60", description="replay steps of ended games per address"
+    )
     RATE_SIGN_INS: str = Field(
         default="10/300",
         description="sign-in attempts (a password, a device code, a password change) per handle "
@@ -174,7 +180,8 @@ class Settings(BaseSettings):
     @field_validator(
         "RATE_PLAYERS", "RATE_LOBBIES", "RATE_LOBBIES_PER_ADDRESS", "RATE_JOINS",
         "RATE_JOINS_PER_ADDRESS", "RATE_MOVES", "RATE_MOVES_PER_ADDRESS", "RATE_SOCKETS",
-        "RATE_SOCKETS_PER_ADDRESS", "RATE_SIGN_INS", "RATE_SIGN_INS_PER_ADDRESS",
+        "RATE_SOCKETS_PER_ADDRESS", "RATE_REPLAYS", "RATE_REPLAYS_PER_ADDRESS", "RATE_SIGN_INS",
+        "RATE_SIGN_INS_PER_ADDRESS",
     )
     @classmethod
     def _rate(cls, v: str) -> str:

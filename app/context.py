@@ -22,6 +22,7 @@ from app.migrate import check_schema
 from app.services.clock import PlayedBy, Timing
 from app.services import lobby_rows
 from app.services.errors import Problem
+from app.services.replays import Replays
 from app.services.commit import Committed, commit_move
 from app.services.games import SeatsCache, Snapshot, load_snapshot
 from app.sockets import encode
@@ -65,6 +66,7 @@ class Context:
             max_per_game=settings.WS_MAX_PER_GAME,
         ))
         self.limits = Limits(settings)
+        self.replays = Replays()
         self._seats: SeatsCache = {}
 
     async def start(self) -> None:

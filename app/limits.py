@@ -37,6 +37,8 @@ UNLIMITED = {
     "RATE_MOVES_PER_ADDRESS": "off",
     "RATE_SOCKETS": "off",
     "RATE_SOCKETS_PER_ADDRESS": "off",
+    "RATE_REPLAYS": "off",
+    "RATE_REPLAYS_PER_ADDRESS": "off",
     "RATE_SIGN_INS": "off",
     "RATE_SIGN_INS_PER_ADDRESS": "off",
     "MAX_OPEN_LOBBIES": "1000000",
@@ -171,6 +173,7 @@ class Limits:
         self.lookups = buckets("invite look-ups", s.RATE_JOINS, s.RATE_JOINS_PER_ADDRESS)
         self.moves = buckets("moves and messages", s.RATE_MOVES, s.RATE_MOVES_PER_ADDRESS)
         self.sockets = buckets("connections", s.RATE_SOCKETS, s.RATE_SOCKETS_PER_ADDRESS)
+        self.replays = buckets("replays", s.RATE_REPLAYS, s.RATE_REPLAYS_PER_ADDRESS)
         self.known = KnownTokens(clock)
         self.sign_ins = buckets("sign-in attempts", s.RATE_SIGN_INS)
         self.sign_ins_by_address = buckets("sign-in attempts", s.RATE_SIGN_INS_PER_ADDRESS)

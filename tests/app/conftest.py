@@ -151,6 +151,14 @@ def sqlite_template(tmp_path_factory) -> str:
     return str(path)
 
 
+def sqlite_copy(sqlite_template: str, tmp_path_factory, name: str) -> str:
+    """A fresh migrated SQLite database: for modules whose tests do not depend on the
+    database, which override ``database_url`` with it."""
+    path = tmp_path_factory.mktemp(name) / "campground.db"
+    shutil.copy(sqlite_template, path)
+    return f"sqlite+aiosqlite:///{path}"
+
+
 @pytest.fixture(
     scope="module", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 )
@@ -287,6 +295,8 @@ GENEROUS_LIMITS = {
     "RATE_MOVES_PER_ADDRESS": "100000/60",
     "RATE_SOCKETS": "100000/60",
     "RATE_SOCKETS_PER_ADDRESS": "100000/60",
+    "RATE_REPLAYS": "100000/60",
+    "RATE_REPLAYS_PER_ADDRESS": "100000/60",
     "MAX_OPEN_LOBBIES": 1000,
     "MAX_SOCKETS_PER_ADDRESS": 5000,
 }

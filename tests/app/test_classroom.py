@@ -5,7 +5,6 @@ minutes of play would do takes no waiting."""
 
 from __future__ import annotations
 
-import shutil
 
 import pytest
 from websockets.exceptions import ConnectionClosed
@@ -13,6 +12,7 @@ from websockets.sync.client import connect
 
 from app.config import Settings
 from app.limits import Limits, RateLimited
+from tests.app.conftest import sqlite_copy
 from tests.app.sockets import Socket, next_lobby
 
 LIMITS = [
@@ -34,9 +34,7 @@ class Clock:
 @pytest.fixture(scope="module")
 def database_url(sqlite_template, tmp_path_factory) -> str:
     """SQLite only: the limits do not depend on the database."""
-    path = tmp_path_factory.mktemp("classroom") / "campground.db"
-    shutil.copy(sqlite_template, path)
-    return f"sqlite+aiosqlite:///{path}"
+    return sqlite_copy(sqlite_template, tmp_path_factory, "classroom")
 
 
 @pytest.fixture
