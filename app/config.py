@@ -33,6 +33,18 @@ class Settings(BaseSettings):
         default="campground:", description="prefix of the Redis channels the instances share"
     )
     BOT_DELAY: float = Field(default=0.6, ge=0, description="seconds before a bot moves")
+    BOT_WORKERS: int = Field(
+        default=1,
+        ge=0,
+        description="processes per instance that think out bot turns, off the event loop; 0 "
+        "thinks them out in the server's own process",
+    )
+    BOT_TIMEOUT: float = Field(
+        default=10,
+        gt=0,
+        description="seconds a bot worker may think before it is replaced and the turn thought "
+        "out again",
+    )
     DEADLINE_POLL: float = Field(
         default=1,
         ge=0,

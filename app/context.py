@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import HTTPConnection
 
 from app import metrics
+from app.bots import BotWorkers
 from app.bus import Bus, MemoryBus, RedisBus, game_channel, lobby_channel
 from app.config import Settings
 from app.db import Database
@@ -51,7 +52,10 @@ class Context:
             else MemoryBus()
         )
         self.timing = Timing(settings.BOT_DELAY, settings.ABANDON_AFTER)
-        self.deadlines = Deadlines(self.db, self, settings.DEADLINE_POLL)
+        self.deadlines = Deadlines(
+            self.db, self, settings.DEADLINE_POLL,
+            BotWorkers(settings.BOT_WORKERS, settings.BOT_TIMEOUT),
+        )
         self.watchers = Watchers(Sources(
             bus=self.bus,
             instance_id=self.instance_id,

@@ -68,6 +68,7 @@ export function lobbyPage(root, lobbyId) {
           h("span", { "data-testid": "rated" }, lobby.rated ? "rated" : "unrated"), " · ",
           h("span", { "data-testid": "turn-seconds" }, perMove(lobby.turn_seconds)), " · ",
           closed ? "closed" : lobby.game_id ? "already started" : full ? "every seat is taken" : "waiting for players"),
+        optionsLine(lobby.options),
         closed ? h("p", { class: "notice", "data-testid": "closed" }, "This lobby is closed (by its host, or unused for a day). ",
           h("a", { href: "/", "data-nav": true }, "Back to camp")) : null,
         (seated || host) && !closed
@@ -196,6 +197,16 @@ export function lobbyPage(root, lobbyId) {
 }
 
 // renew: the host's way to a new code, after which the old link says it was replaced.
+// The table's options as chosen by the host: "Friendship: on · Nature: on · Animal: otter".
+function optionsLine(options) {
+  const entries = Object.entries(options || {});
+  if (!entries.length) return null;
+  const words = (s) => String(s).replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+  const value = (v) => (v === true ? "on" : v === false ? "off" : Array.isArray(v) ? v.map(words).join(", ") : words(v));
+  return h("p", { class: "muted small", "data-testid": "lobby-options" },
+    "Options: ", entries.map(([k, v]) => `${words(k)}: ${value(v)}`).join(" · "));
+}
+
 function inviteBox(lobby, renew) {
   const url = new URL(lobby.invite_url || `/join/${lobby.invite_code}`, location.origin).href;
   const field = h("input", { readOnly: true, value: url, "data-testid": "invite-url", "aria-label": "Invite link" });
