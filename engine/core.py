@@ -6,6 +6,7 @@ random state, and all chance comes from the ``Rng`` carried inside the state.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -315,7 +316,10 @@ def keep(cache: dict, key: Any, value: Any, kept: int) -> None:
     identity caches that let views share what did not change, sized for every game a busy
     server has in play at once."""
     if len(cache) >= kept and key not in cache:
-        del cache[next(iter(cache))]
+        # The app may rebuild a replay on a worker thread while its loop builds views: the
+        # oldest entry another thread dropped meanwhile is dropped already.
+        with contextlib.suppress(RuntimeError, KeyError, StopIteration):
+            del cache[next(iter(cache))]
     cache[key] = value
 
 

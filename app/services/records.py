@@ -1,4 +1,5 @@
-"""A finished game's record: exported as one document, replayed move by move, verified.
+"""A finished game's record: exported as one document, and verified (replays move by move are
+``app.services.replays``).
 
 The record holds everything needed to rebuild the game with the engine alone: the game kind,
 its options, the number of players, the seed (revealed once the game is over), the published
@@ -17,14 +18,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db import storable
 from app.models import Game, Lobby, Move
 from app.services.errors import Problem
-from app.services.games import CONCEDED, conceded_outcome, final_outcome, load_snapshot
-from engine.core import IllegalMove, full_view, play
+from app.services.games import CONCEDED, conceded_outcome, final_outcome
+from engine.core import IllegalMove, play
 from engine.registry import GAMES, get_game
 
 FORMAT = "campground-game/1"
 
 
-async def _ended(session: AsyncSession, game_id: str) -> Game:
+async def ended(session: AsyncSession, game_id: str) -> Game:
+    """The game's row, once it has ended (finished or aborted)."""
     row = await session.get(Game, game_id) if storable(game_id) else None
     if row is None:
         raise Problem(404, "No such game.")
@@ -35,7 +37,7 @@ async def _ended(session: AsyncSession, game_id: str) -> Game:
 
 async def export(session: AsyncSession, game_id: str) -> dict[str, Any]:
     """The whole record of an ended game, as one JSON-ready document."""
-    row = await _ended(session, game_id)
+    row = await ended(session, game_id)
     players = await session.scalar(select(Lobby.seat_count).where(Lobby.game_id == game_id))
     moves = await session.scalars(
         select(Move).where(Move.game_id == game_id).order_by(Move.seq)
@@ -54,24 +56,6 @@ async def export(session: AsyncSession, game_id: str) -> dict[str, Any]:
         "moves": [{"seq": m.seq, "seat": m.seat, "move": m.move} for m in moves],
         "outcome": row.outcome,
     }
-
-
-async def replay_view(session: AsyncSession, game_id: str, at: int) -> dict[str, Any]:
-    """What a spectator saw after move ``at`` of an ended game (the seed is public by now)."""
-    row = await _ended(session, game_id)
-    if not 0 <= at <= row.version:
-        raise Problem(422, f"at must be between 0 and {row.version}.")
-    snap = await load_snapshot(session, game_id)
-    if at == row.version:
-        return snap.view(None)
-    game = snap.game
-    state = game.setup(len(snap.seats), game.options(row.options), row.seed)
-    moves = await session.scalars(
-        select(Move).where(Move.game_id == game_id, Move.seq <= at).order_by(Move.seq)
-    )
-    for m in moves:
-        state = play(game, state, m.seat, m.move)
-    return full_view(game, state, None) | {"table": snap.table()}
 
 
 @dataclass

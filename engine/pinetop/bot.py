@@ -135,6 +135,9 @@ def _claim(view: dict, me: dict, moves: list[dict]) -> dict:
 
 
 def _power(view: dict, me: dict, moves: list[dict]) -> dict:
+    claims = [m for m in moves if m["type"] == "claim"]
+    if claims:  # claimed first, the card cannot be lost to the power's moves
+        return _claim(view, me, claims)
     real = [m for m in moves if m["type"] != "skip"]
     if not real:
         return moves[0]

@@ -251,7 +251,7 @@ MASTERIES: dict[str, Mastery] = {m.key: m for m in (
     Mastery("frontier", "Frontier Mastery", "Have campers on all 4 corner map cards.",
             ("trailblazer", "shelter_builder", "knot_tyer", "pack_mule")),
     Mastery("ghost_story", "Ghost Story Night",
-            "Have a camper on a map card holding at least 4 campers.",
+            "Have at least 4 campers on a single map card.",
             ("campfire", "good_neighbor", "water_bearer", "buddy_system")),
     Mastery("guiding", "Guiding", "Have campers on 3 different blue square map cards.",
             ("pack_mule", "supply_runner", "shelter_builder", "good_neighbor")),

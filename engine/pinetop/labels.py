@@ -98,7 +98,7 @@ _PROMPTS = {
     "draw": "draw a second card, move a camper, or draw no more.",
     "gift": "give a supply card to each player due one.",
     "pay": "pay the cost one card at a time.",
-    "power": "use your green patch's power or skip it.",
+    "power": "use your green patch's power or skip it (or first claim a mastery card).",
     "mastery": "claim a spot on the mastery card you completed.",
     "discard": "discard down to your hand limit.",
     "over": "the game is over.",

@@ -309,7 +309,8 @@ def _legal_pay(s: PinetopState, seat: int) -> list[Move]:
 
 
 def _legal_power(s: PinetopState, seat: int) -> list[Move]:
-    return [*power_options(s, seat), SKIP]
+    """The green power, or first a mastery claim come due with it: the player's order."""
+    return [*power_options(s, seat), SKIP, *_legal_mastery(s, seat)]
 
 
 def power_options(s: PinetopState, seat: int) -> list[Move]:

@@ -117,6 +117,7 @@ class PinetopState(BaseState):
     nature_shifted: bool = False  # nature shifts at most once a turn
     pending: Pending | None = None
     power: Power | None = None
+    waiting: list[Power] = []  # green powers due after the one in hand (see turn.gain)
     winner: int | None = None
 
     def clone(self) -> PinetopState:
@@ -136,4 +137,5 @@ class PinetopState(BaseState):
             "masteries": list(self.masteries),
             "claims": [list(c) for c in self.claims],
             "friendship": list(self.friendship),
+            "waiting": list(self.waiting),
         })

@@ -156,15 +156,16 @@ def _finish(s: PinetopState, seat: int) -> None:
         gain(s, seat, p.patch)
 
 
-def gain(s: PinetopState, seat: int, patch: str, mastery: bool = False) -> None:
-    """``seat`` gains ``patch``: new (advanced at once through a mastery card), or a second
-    time and turned advanced. A green patch's power follows; then the rank is checked."""
+def gain(s: PinetopState, seat: int, patch: str) -> None:
+    """``seat`` gains ``patch``, from a map card or a mastery card alike: new (basic), or a
+    second time and turned advanced. A green patch's power follows; then the rank is
+    checked."""
     held = s.patches[seat].get(patch)
-    advanced = mastery or held is not None
+    advanced = held is not None
     s.patches[seat][patch] = advanced
     pname = PATCHES[patch].name
     if held is None:
-        s.say(f"{name(seat)} gains {pname}" + (", advanced." if advanced else "."), seat)
+        s.say(f"{name(seat)} gains {pname}.", seat)
     else:
         s.say(f"{name(seat)}'s {pname} turns advanced.", seat)
     if PATCHES[patch].colour == GREEN:
@@ -178,7 +179,15 @@ def _start_power(s: PinetopState, seat: int, patch: str, advanced: bool) -> None
         got = supply.draw_to_hand(s, seat, count)
         s.say(f"{name(seat)}'s Forager draws {got} cards.", seat)
     else:
+        if s.power is not None:  # a mastery claim made before the power in hand was used
+            s.waiting = [s.power, *s.waiting]
         s.power = Power(patch=patch, advanced=advanced, left=count)
+
+
+def _power_done(s: PinetopState) -> None:
+    """The power in hand is used up or let go: the one waiting, if any, is next."""
+    s.power = s.waiting[0] if s.waiting else None
+    s.waiting = s.waiting[1:]
 
 
 def meets(s: PinetopState, seat: int, rank: int) -> bool:
@@ -214,8 +223,11 @@ def _befriend(s: PinetopState, seat: int, move: Befriend) -> None:
 def _power_step(s: PinetopState, seat: int, move: Move) -> None:
     power = s.power
     pname = PATCHES[power.patch].name
+    if isinstance(move, Claim):
+        _mastery_step(s, seat, move)
+        return
     if isinstance(move, Skip):
-        s.power = None
+        _power_done(s)
         s.say(f"{name(seat)} lets the rest of {pname} go.", seat)
         return
     if isinstance(move, Step):
@@ -230,7 +242,10 @@ def _power_step(s: PinetopState, seat: int, move: Move) -> None:
         s.campers_left[seat] -= 1
         s.campers[move.to].append(seat)
         s.say(f"{pname}: {name(seat)} places a camper on {card_name(s, move.to)}.", seat)
-    s.power = power.model_copy(update={"left": power.left - 1}) if power.left > 1 else None
+    if power.left > 1:
+        s.power = power.model_copy(update={"left": power.left - 1})
+    else:
+        _power_done(s)
 
 
 def _mastery_step(s: PinetopState, seat: int, move: Claim) -> None:
@@ -239,7 +254,7 @@ def _mastery_step(s: PinetopState, seat: int, move: Claim) -> None:
     patch = MASTERIES[move.mastery].patches[move.spot]
     s.say(f"{name(seat)} completes {MASTERIES[move.mastery].name} and claims "
           f"{PATCHES[patch].name}.", seat)
-    gain(s, seat, patch, mastery=True)
+    gain(s, seat, patch)
 
 
 def _discard_step(s: PinetopState, seat: int, move: Discard) -> None:
@@ -259,8 +274,8 @@ _STEP = {
 
 
 def _proceed(s: PinetopState) -> None:
-    seat = s.active
     while s.winner is None:
+        seat = s.active
         p = s.pending
         if p is not None:
             if p.gifts:
@@ -275,11 +290,13 @@ def _proceed(s: PinetopState) -> None:
             if power_options(s, seat):
                 s.phase = "power"
                 return
-            s.power = None
+            _power_done(s)
             continue
         if s.turn == 0:
             _next_setup(s)
-            return
+            if s.turn == 0:
+                return
+            continue
         if claimable(s, seat):
             s.phase = "mastery"
             return
@@ -291,8 +308,7 @@ def _proceed(s: PinetopState) -> None:
         if len(s.hands[seat]) > hand_limit(s, seat):
             s.phase = "discard"
             return
-        _next_turn(s)
-        return
+        _next_turn(s)  # a mastery card completed since the player's last turn is claimed now
     s.phase = "over"
 
 

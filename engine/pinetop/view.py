@@ -54,6 +54,7 @@ never which.
           "paid": [card],            # put down so far (face up)
       },
       "power": None | {"patch": str, "advanced": bool, "left": int},
+      "waiting": [{"patch": str, "advanced": bool, "left": int}],  # green powers due next
       "nature": None | {
           "weather": "sunny" | "rain" | "wind",
           "weather_pos": int,        # clockwise round the map from above the top-left card
@@ -120,6 +121,7 @@ def view(s: PinetopState, seat: int | None) -> dict:
             "paid": [_card(c) for c in p.paid],
         },
         "power": s.power.model_dump() if s.power else None,
+        "waiting": [w.model_dump() for w in s.waiting],
         "nature": _nature(s),
         "tower": s.tower,
         "winner": s.winner,

@@ -13,7 +13,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from app.services import lobbies
+from app.services import lobby_rows
 from app.services.games import Snapshot
 from tests.app.conftest import running, settings_for
 from tests.app.sockets import Socket, next_lobby
@@ -47,7 +47,7 @@ def counted(monkeypatch):
     monkeypatch.setattr(Snapshot, "view", counting_view)
     # Every read of a lobby: through the session, or on asyncpg to change it (PostgreSQL).
     for name in ("_load", "_locked"):
-        monkeypatch.setattr(lobbies, name, counting(getattr(lobbies, name)))
+        monkeypatch.setattr(lobby_rows, name, counting(getattr(lobby_rows, name)))
     return counts
 
 

@@ -73,7 +73,10 @@ def server_url(tmp_path_factory) -> str:
            "ADMIN_TOKEN": ADMIN_TOKEN,
            # Every page comes from 127.0.0.1: allow far more than one person needs.
            "RATE_PLAYERS": "10000/60", "RATE_SOCKETS": "10000/60", "RATE_MOVES": "10000/60",
-           "RATE_LOBBIES": "10000/60", "RATE_JOINS": "10000/60", "MAX_SOCKETS_PER_ADDRESS": "100000"}
+           "RATE_LOBBIES": "10000/60", "RATE_JOINS": "10000/60", "MAX_SOCKETS_PER_ADDRESS": "100000",
+           "RATE_SOCKETS_PER_ADDRESS": "10000/60", "RATE_MOVES_PER_ADDRESS": "10000/60",
+           "RATE_LOBBIES_PER_ADDRESS": "10000/60", "RATE_JOINS_PER_ADDRESS": "10000/60",
+           "RATE_REPLAYS": "10000/60", "RATE_REPLAYS_PER_ADDRESS": "10000/60"}
     log = open(work / "server.log", "wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port)],

@@ -74,16 +74,19 @@ def test_master_of_the_basics():
     s = do(s, {"type": "move", "start": 0, "to": 1, "patch": True, "tower": False})
     for card in list(s.hands[BLUE]):
         s = do(s, {"type": "pay", "card": card})
+    # Buddy System's placement and the claim come due together: the player chooses.
+    assert s.phase == "power" and {"type": "claim", "mastery": "basics", "spot": 0} in legal(s)
     s = do(s, {"type": "skip"})
-    # Three green patches: a disc on Master of the Basics earns Trailblazer, advanced.
+    # Three green patches: a disc on Master of the Basics earns Trailblazer, a new patch,
+    # so basic.
     assert s.phase == "mastery"
     assert {"type": "claim", "mastery": "basics", "spot": 0} in legal(s)
     assert "Claim Trailblazer on Master of the Basics" in labels(s)
     s = do(s, {"type": "claim", "mastery": "basics", "spot": 0})
     assert s.claims[0] == [BLUE, None, None, None]
-    assert s.patches[BLUE]["trailblazer"] is True
-    # Trailblazer's advanced power first; the other three spots stay open for the others.
-    assert s.phase == "power" and s.power.left == 2
+    assert s.patches[BLUE]["trailblazer"] is False
+    # Trailblazer's power first; the other three spots stay open for the others.
+    assert s.phase == "power" and s.power.left == 1
     s = do(s, {"type": "skip"})
     assert claimable(s, BLUE) == [] and len(claimable(s, RED)) == 0
     s.patches[RED] = {"forager": False, "campfire": False, "buddy_system": False}

@@ -1,0 +1,92 @@
+"""Replays of ended games: what a spectator saw after move k.
+
+An ended game's moves never change, so each instance keeps, for the games replayed lately,
+the move log and the state at every ``EVERY``-th move it has passed: step k is rebuilt from
+the checkpoint below it, at most ``EVERY - 1`` moves. A rebuild longer than ``LONG`` moves (the
+first look at a long game) runs on a worker thread, so the event loop goes on serving everyone
+else meanwhile; the database session is closed before any of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+
+from app.db import Database
+from app.models import Move
+from app.services.errors import Problem
+from app.services.games import load_snapshot
+from app.services.records import ended
+from engine.core import BaseState, Game, full_view, play
+
+EVERY = 16
+LONG = 2 * EVERY
+# Games whose checkpoints are kept per instance, the least recently replayed dropped first.
+KEPT = 32
+
+
+@dataclass
+class Replay:
+    """One ended game's moves, and its states at the checkpoints passed so far."""
+
+    game: Game
+    moves: list[tuple[int, dict[str, Any]]]
+    states: dict[int, BaseState] = field(default_factory=dict)
+
+    def nearest(self, at: int) -> int:
+        """The latest checkpoint at or before move ``at``."""
+        return max(k for k in self.states if k <= at)
+
+    def rebuild(self, start: int, at: int) -> tuple[BaseState, dict[int, BaseState]]:
+        """The state after move ``at``, from the checkpoint ``start``, and the checkpoints
+        passed on the way (pure: may run on a worker thread)."""
+        state, passed = self.states[start], {}
+        for k in range(start + 1, at + 1):
+            seat, move = self.moves[k - 1]
+            state = play(self.game, state, seat, move)
+            if k % EVERY == 0:
+                passed[k] = state
+        return state, passed
+
+
+class Replays:
+    """This instance's replays, by game id."""
+
+    def __init__(self) -> None:
+        self._games: OrderedDict[str, Replay] = OrderedDict()
+
+    async def view(self, db: Database, game_id: str, at: int) -> dict[str, Any]:
+        """What a spectator saw after move ``at`` (0: the setup) of an ended game."""
+        async with db.session() as session:
+            row = await ended(session, game_id)
+            if not 0 <= at <= row.version:
+                raise Problem(422, f"at must be between 0 and {row.version}.")
+            snap = await load_snapshot(session, game_id)
+            if at == row.version:
+                return snap.view(None)
+            replay = self._games.get(game_id)
+            if replay is None:
+                found = await session.scalars(
+                    select(Move).where(Move.game_id == game_id).order_by(Move.seq)
+                )
+                game = snap.game
+                setup = game.setup(len(snap.seats), game.options(row.options), row.seed)
+                replay = Replay(game, [(m.seat, m.move) for m in found], {0: setup})
+        self._keep(game_id, replay)
+        start = replay.nearest(at)
+        if at - start > LONG:
+            state, passed = await asyncio.to_thread(replay.rebuild, start, at)
+        else:
+            state, passed = replay.rebuild(start, at)
+        replay.states.update(passed)
+        return full_view(replay.game, state, None) | {"table": snap.table()}
+
+    def _keep(self, game_id: str, replay: Replay) -> None:
+        self._games[game_id] = replay
+        self._games.move_to_end(game_id)
+        while len(self._games) > KEPT:
+            self._games.popitem(last=False)
