@@ -160,7 +160,12 @@ def _second(view: dict, me: dict, moves: list[dict]) -> dict:
     return best or _draw(view, me, [m for m in moves if m["type"] != "move"])
 
 
+def _after(view: dict, me: dict, moves: list[dict]) -> dict:
+    return next(m for m in moves if m["type"] == "done")
+
+
 _CHOOSE = {
+    "after": _after,
     "action": _action,
     "draw": _second,
     "gift": _cheapest,

@@ -66,13 +66,15 @@ const ASK = {
   pay: "pay the cost one card at a time: tap a card in your hand",
   power: "use your green patch's power, or skip it",
   mastery: "claim a spot on the mastery card you completed: tap a highlighted patch",
+  after: "make a free Trailblazer move (tap an arrow on the map), spend your Friendship token, or end your turn",
   discard: "discard down to your hand limit: tap a card in your hand",
 };
 const WAITING = {
   setup: "to place a first camper", action: "to choose an action", draw: "to draw", gift: "to give gifts",
-  pay: "to pay", power: "to use a patch's power", mastery: "to claim a mastery card", discard: "to discard",
+  pay: "to pay", power: "to use a patch's power", mastery: "to claim a mastery card",
+  after: "to finish their turn", discard: "to discard",
 };
-const BUTTONS = ["refresh", "stop", "skip", "pass"];
+const BUTTONS = ["refresh", "stop", "skip", "pass", "done"];
 
 function prompt(view, ctx, of) {
   if (view.outcome) return winnerBox(view, ctx);
@@ -98,7 +100,7 @@ function pendingNote(view, ctx) {
   const p = view.pending;
   if (!p) return null;
   const where = p.start == null ? `to ${cardName(view, p.to)}` : `${cardName(view, p.start)} → ${cardName(view, p.to)}`;
-  const what = { setup: "First camper", move: "Moving", gain: "Moving", place: "New camper" }[p.kind];
+  const what = { setup: "First camper", move: "Moving", gain: "Moving", place: "New camper", power: "New camper" }[p.kind];
   return h("div", { class: "pt-pending small", "data-testid": "pending" },
     h("p", {}, `${what} ${where}`, p.patch ? ` for ${PATCH.get(p.patch).name}` : "", "."),
     p.gifts && p.owed.length ? h("p", {}, `Gifts still due: ${p.gifts}, to ${p.owed.map((s) => who(view, ctx, s)).join(", ")}.`) : null,

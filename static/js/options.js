@@ -45,6 +45,8 @@ export function optionsSummary(schema, options) {
       if (value === true) parts.push(label);
     } else if (Array.isArray(value)) {
       parts.push(`${label}: ${value.map((v) => labelOf(raw, v)).join(", ")}`);
+    } else if (spec.enum && value === raw.default) {
+      continue; // a choice left as it comes ("random") says nothing about the table
     } else if (value !== undefined && value !== null) {
       parts.push(`${label}: ${spec.enum ? labelOf(raw, value) : value}`);
     }

@@ -2,13 +2,14 @@
 
 import pytest
 
+from engine.pinetop import GAME
 from engine.pinetop.cards import MAP_CARDS
 from engine.pinetop.mastery import CONDITIONS, claimable
 from engine.pinetop.turn import meets
 
 from .conftest import BLUE, RED, YELLOW, arrange, do, legal
 
-G3 = {"trailblazer": False, "forager": False, "campfire": False}
+G3 = {"buddy_system": False, "forager": False, "campfire": False}
 B4 = {"pack_mule": False, "good_neighbor": False, "shelter_builder": False,
       "supply_runner": False}
 Y3 = {"woodsman": False, "water_bearer": False, "camp_cook": False}
@@ -21,7 +22,8 @@ def colour_spots(s, colour, n):
 # key: (what makes it true, what falls just short); each a function of a fresh 3-player table
 # returning campers, patches and rank for Red.
 CASES = {
-    "basics": ({"patches": G3}, {"patches": {"trailblazer": False, "forager": True}}),
+    "basics": ({"patches": G3}, {"patches": {"trailblazer": False, "forager": True,
+                                             "campfire": True}}),
     "bushwhacker": ({"campers": {0: [RED], 2: [RED], 11: [RED]}},
                     {"campers": {0: [RED], 4: [RED], 11: [RED]}}),
     "camping_cooperation": ({"campers": {4: [RED, RED, BLUE]}},
@@ -147,9 +149,11 @@ def test_a_claim_made_before_a_green_power_leaves_the_power_waiting():
     for card in list(s.hands[BLUE]):
         s = do(s, {"type": "pay", "card": card})
     assert s.phase == "power" and s.power.patch == "buddy_system"
-    s = do(s, {"type": "claim", "mastery": "basics", "spot": 0})
-    # Trailblazer's free move comes first now; Buddy System's placement waits its turn.
-    assert s.power.patch == "trailblazer" and [w.patch for w in s.waiting] == ["buddy_system"]
+    s = do(s, {"type": "claim", "mastery": "basics", "spot": 2})
+    # Campfire, held, turns advanced: its two face-up cards come first now; Buddy System's
+    # placement waits its turn.
+    assert s.power.patch == "campfire" and s.power.left == 2
+    assert [w.patch for w in s.waiting] == ["buddy_system"]
     s = do(s, {"type": "skip"})
     assert s.phase == "power" and s.power.patch == "buddy_system" and s.waiting == []
     s = do(s, {"type": "skip"})
@@ -160,9 +164,9 @@ RANK_STEPS = [
     (1, {"forager": False, "campfire": False}, {"forager": False, "pack_mule": False}),
     (2, {"forager": True, "campfire": False, "pack_mule": False},
      {"forager": False, "campfire": False, "pack_mule": False}),
-    (3, {"forager": True, "campfire": True, "trailblazer": False, "pack_mule": False,
+    (3, {"forager": True, "campfire": True, "buddy_system": False, "pack_mule": False,
          "good_neighbor": False},
-     {"forager": True, "campfire": False, "trailblazer": False, "pack_mule": False,
+     {"forager": True, "campfire": False, "buddy_system": False, "pack_mule": False,
       "good_neighbor": False}),
     (4, {"woodsman": True, "water_bearer": True, "camp_cook": True, "forager": False,
          "campfire": False, "pack_mule": False, "good_neighbor": False},
@@ -184,10 +188,11 @@ def test_reaching_badger_ends_the_game_at_once():
     s = arrange(grid={1: "Penelope's Landing"}, campers={0: [RED]},
                 hands={RED: ["wood", "water"]},
                 patches={RED: {"knot_tyer": True, "camp_cook": True, "woodsman": False,
-                               "forager": True, "pack_mule": False, "good_neighbor": False}})
+                               "forager": True, "campfire": False, "pack_mule": False}})
     s.rank[RED] = 3
     s = do(s, {"type": "move", "start": 0, "to": 1, "patch": True, "tower": False})
     wood, water = s.hands[RED]
     s = do(do(s, {"type": "pay", "card": wood}), {"type": "pay", "card": water})
+    # Trailblazer, a second blue patch: Badger, and the game is over at once.
     assert s.rank[RED] == 4 and s.winner == RED and s.phase == "over"
-    assert s.power is not None  # Trailblazer's power is never used: the game is over
+    assert GAME.legal_moves(s, RED) == []
