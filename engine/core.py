@@ -121,6 +121,9 @@ class BaseState(BaseModel):
     players: int
     rng: Rng
     log: list[Event] = []
+    # The log line of the latest decision a seat made: the first line its move wrote (later
+    # lines are what followed from it, a new turn's header, a clean-up). Set by ``play``.
+    last_decision: int | None = None
 
     def say(self, text: str, seat: int | None = None) -> None:
         # Validated by pydantic-core directly rather than through ``Event.__init__``: most
@@ -277,7 +280,11 @@ def play(game: Game[S, M], state: S, seat: int, move: M | dict) -> S:
         raise IllegalMove("The game is over.")
     if seat not in game.to_act(state):
         raise IllegalMove("It is not your turn.")
-    return game.apply(state, seat, move)
+    logged = len(state.log)
+    after = game.apply(state, seat, move)
+    if len(after.log) > logged:
+        after.last_decision = logged
+    return after
 
 
 def full_view(game: Game[S, M], state: S, seat: int | None, legal: list | None = None) -> dict:
@@ -295,6 +302,7 @@ def full_view(game: Game[S, M], state: S, seat: int | None, legal: list | None =
         "to_act": game.to_act(state),
         "legal_moves": game.labelled(state, seat, legal) if legal else [],
         "log": log_view(state.log),
+        "last_decision": state.last_decision,
         "outcome": outcome.model_dump(mode="json") if outcome else None,
         **game.view(state, seat),
     }

@@ -107,6 +107,7 @@ class Snapshot:
     updated_at: datetime | None = None
     turn_seconds: int | None = None
     clock: Clock = field(default_factory=Clock)
+    options: dict[str, Any] = field(default_factory=dict)
     _table: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
 
     def seat_of(self, player_id: str | None) -> int | None:
@@ -151,6 +152,8 @@ class Snapshot:
             "title": self.game.title,
             "status": self.status,
             "turn_seconds": self.turn_seconds,
+            # The table's options as chosen (the game's defaults filled in), for its header.
+            "options": self.options,
             "seats": [
                 {
                     "seat": s.seat,
@@ -222,7 +225,7 @@ _SNAPSHOT = select(
     Game.kind, Game.version, Game.status, Game.seed, Game.seed_commitment,
     cast(Game.state, Text).label("state"),
     Game.stand_ins, Game.outcome, Game.rematch_lobby_id, Game.updated_at, Game.turn_seconds,
-    Game.clock, Game.seats_version,
+    Game.clock, Game.seats_version, Game.options,
 ).where(Game.id == bindparam("game_id"))
 _TABLE = ratings.with_ratings(
     select(Seat.seat, Seat.player_id, Seat.bot_level, Player.name, Player.handle)
@@ -289,6 +292,7 @@ async def load_snapshot(
         updated_at=row["updated_at"],
         turn_seconds=row["turn_seconds"],
         clock=Clock.load(row["clock"]),
+        options=row["options"] or {},
     )
 
 

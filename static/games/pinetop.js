@@ -42,6 +42,11 @@ export function render(root, view, ctx) {
 
 // The engine's log names seats by colour; show who sits there too.
 const SEAT_NAMES = ["Red", "Blue", "Yellow", "Green", "Purple"];
+// Each seat's colour, as the game names it: the frame draws the seat's badges in it.
+export function seatColour(view, seat) {
+  return view.seats?.[seat]?.name || null;
+}
+
 export function logText(event, ctx) {
   return event.text.replace(/\b(Red|Blue|Yellow|Green|Purple)\b(?! tent)/g,
     (colour) => `${ctx.seatName(SEAT_NAMES.indexOf(colour))} (${colour})`);
@@ -470,7 +475,23 @@ function rankSection(view, ctx) {
       rank.advanced ? h("span", { class: "pt-req-adv", title: `and ${rank.advanced} advanced` }, `+${rank.advanced}`, patchShape("grey", true)) : null)
         : h("span", { class: "muted small" }, "start"),
       h("div", { class: "pt-rank-tokens" }, view.seats.filter((s) => s.rank === i).map((s) =>
-        h("span", { class: `pt-disc seat-${s.name.toLowerCase()}`, title: ctx.seatName(s.seat) })))))));
+        h("span", { class: `pt-disc seat-${s.name.toLowerCase()}`, title: ctx.seatName(s.seat) })))))),
+    rankLegend());
+}
+
+// What the requirements under each rank mean: shapes are patches of that colour, a column is
+// one way to qualify, and the arrowed grey shape counts advanced patches.
+function rankLegend() {
+  const item = (shape, text) => h("li", {}, shape, h("span", {}, text));
+  return h("div", { class: "pt-legend small", "data-testid": "rank-legend" },
+    h("p", {}, "To move up a rank, hold the patches of any one column under it (",
+      h("span", { class: "pt-req-item" }, "3", patchShape("green")), " is three green patches), plus the advanced patches it asks for. Your hand limit becomes the rank's."),
+    h("ul", {},
+      item(patchShape("green"), "green patch"),
+      item(patchShape("blue"), "blue patch"),
+      item(patchShape("grey"), "grey patch"),
+      item(h("span", { class: "pt-req-adv" }, "+2", patchShape("grey", true)), "and 2 advanced patches, of any colour"),
+      item(h("span", { class: "muted" }, "or"), "another column that qualifies too")));
 }
 
 function natureSection(view) {

@@ -12,6 +12,7 @@ import { tableActions } from "./table-actions.js";
 import { chatPanel } from "./chat.js";
 import { ratingTag } from "./rating.js";
 import { concededNote, outcomeHeadline, standInText } from "./outcome.js";
+import { gameKinds, tableOptionsLine } from "./options.js";
 
 const ANIMATE_MS = 600; // as long as the longest mark animation in app.css
 const renderers = {}; // kind -> promise of its module (null when it has none)
@@ -33,6 +34,7 @@ export function gamePage(root, gameId) {
   let animateUntil = 0;
   let lookDue = false; // a change to show the first move for, once no move of ours is on its way
   const alertTurn = turnAlerts();
+  let gameKind = null; // the game kind (GET /api/games), for the options' names
 
   const parts = {
     head: h("div", { class: "game-head" }),
@@ -50,6 +52,9 @@ export function gamePage(root, gameId) {
     send: (text) => socket.send({ type: "chat", text, ref: `chat${++chats}` }),
   });
   chat.setWritable(false);
+  // Shown once there is a table: a page for a game that does not exist has no chat or alerts.
+  chat.element.hidden = true;
+  parts.alerts.hidden = true;
   root.append(h("div", { class: "game" },
     parts.head, parts.outcome, parts.table, parts.moves, parts.actions, parts.alerts, chat.element, parts.replay,
     parts.log));
@@ -75,16 +80,18 @@ export function gamePage(root, gameId) {
     const kind = view.table?.kind || view.game;
     renderers[kind] ??= loadRenderer(kind);
     const renderer = await renderers[kind];
+    gameKind ??= (await gameKinds()).find((g) => g.id === kind) || null;
     const focused = document.activeElement?.dataset?.moveKey;
     const yourTurn = !view.outcome && view.to_act.includes(view.you);
     document.title = `${yourTurn ? "● Your turn · " : ""}${view.table?.title || kind} · Campground`;
     setFavicon(yourTurn);
     alertTurn(yourTurn, document.title);
     parts.alerts.hidden = view.you == null || Boolean(view.outcome);
+    chat.element.hidden = false;
     const ended = Boolean(view.outcome) || view.table?.status === "aborted";
     fill(parts.outcome, ended ? outcomeBox(view, seatName, gameId, renderer?.figure) : "");
     if (view.table?.status && view.table.status !== "active" && !parts.replay.firstChild) {
-      parts.replay.append(replayBox(gameId, version, renderer, seatName));
+      parts.replay.append(replayBox(gameId, version, renderer, seatName, seatBadge));
     }
 
     // The renderer marks the legal moves it placed; the rest go in the "Your moves" bar.
@@ -146,8 +153,9 @@ export function gamePage(root, gameId) {
     tableActions(parts.actions, view, gameId, rematchLobby);
     chat.setWritable(view.you !== null && view.you !== undefined);
     const logText = renderer?.logText ? (event) => renderer.logText(event, ctx) : (event) => event.text;
-    fill(parts.log, logBox(view.log || [], seatName, logText));
-    drawHead(logText);
+    const colourOf = (seat) => (renderer?.seatColour ? renderer.seatColour(view, seat) : null);
+    fill(parts.log, logBox(view.log || [], seatName, logText, colourOf));
+    drawHead(logText, colourOf);
     keepFocus(focused);
     lookDue ||= fresh;
     if (lookDue && !pending) {
@@ -171,27 +179,31 @@ export function gamePage(root, gameId) {
     (next || parts.head.querySelector('[data-testid="turn"]'))?.focus();
   };
 
-  const drawHead = (logText = (event) => event.text) => {
+  const drawHead = (logText = (event) => event.text, colourOf = () => null) => {
     const status = !view ? "" : view.outcome ? "Game over"
       : view.to_act.includes(view.you) ? (view.to_act.length > 1 ? "Your move (others decide too)" : "Your turn")
         : view.to_act.length ? `Waiting for ${view.to_act.map(seatName).join(", ")}` : "";
     const kind = view?.table?.kind || view?.game;
-    const latest = view?.log?.[view.log.length - 1];
+    // The last decision a person or bot made: the first line its move wrote, not the turn
+    // header or the clean-up that followed it.
+    const latest = view?.last_decision == null ? null : view.log?.[view.last_decision];
     fill(parts.head,
       h("div", { class: "title-row" },
         h("h1", {}, view?.table?.title || "Game"),
-        kind ? h("a", { href: `/rules/${kind}`, class: "rules-link", "data-testid": "rules-link" }, "Rules") : null,
+        // The rules open beside the table, never in its place.
+        kind ? h("a", { href: `/rules/${kind}`, class: "rules-link", "data-testid": "rules-link", target: "_blank", rel: "noopener" }, "Rules") : null,
         h("span", { class: `pill ${connection}`, "data-testid": "connection" }, STATUS_TEXT[connection])),
+      view?.table ? tableOptionsLine(gameKind, view.table.options, view.table.turn_seconds) : null,
       view && view.you == null ? h("p", { class: "notice watching", "data-testid": "watching" },
         "You are watching this table.") : null,
-      view ? seatsStrip(view, seatName) : null,
+      view ? seatsStrip(view, seatName, colourOf) : null,
       view?.table?.seats?.[view.you]?.away && !view.outcome ? h("p", { class: "turn", "data-testid": "away" },
         "The bot is playing for you while you are away. ",
         h("button", { type: "button", class: "primary", "data-testid": "back", onclick: back }, "Take my seat back")) : null,
       // The turn line is read out by screen readers whenever it changes.
       h("p", { class: view?.to_act.includes(view.you) && !view.outcome ? "turn yours" : "turn", "data-testid": "turn",
         "aria-live": "polite", tabindex: "-1" }, status, status && pending ? " · sending…" : ""),
-      latest ? h("p", { class: "last-move small", "data-testid": "last-move" },
+      latest ? h("p", { class: "last-move small", "data-testid": "last-move", "data-index": view.last_decision },
         h("span", { class: "muted" }, "Last: "), logText(latest)) : null,
       flash ? h("p", { class: "error", role: "alert", "data-testid": "flash" }, flash) : null,
     );
@@ -273,15 +285,23 @@ async function loadRenderer(kind) {
   }
 }
 
-function seatsStrip(view, seatName) {
+// A seat's badge: its number on the seat's colour where the game gives seats colours (the
+// number and the colour's name are the cues that do not rely on colour).
+export function seatBadge(seat, colour, title) {
+  return h("span", { class: `badge${colour ? ` seat-colour-${colour.toLowerCase()}` : ""}`,
+    title: colour ? `${title} (${colour})` : title, "data-testid": "seat-badge" }, seat + 1);
+}
+
+function seatsStrip(view, seatName, colourOf) {
   const seats = view.table?.seats || Array.from({ length: view.players }, (_, seat) => ({ seat }));
   return h("ol", { class: "seat-strip", "data-testid": "seat-strip" }, seats.map((s) => {
     const acting = !view.outcome && view.to_act.includes(s.seat);
     const winner = view.outcome?.winners.includes(s.seat);
     return h("li", { class: ["chip", acting && "acting", s.seat === view.you && "you", winner && "winner"].filter(Boolean).join(" ") },
       acting ? h("span", { class: "dot", role: "img", "aria-label": "to act" }) : null,
-      h("span", { class: "badge" }, s.seat + 1),
+      seatBadge(s.seat, colourOf(s.seat), seatName(s.seat)),
       seatName(s.seat),
+      colourOf(s.seat) ? h("span", { class: "seat-colour-name" }, colourOf(s.seat)) : null,
       s.bot ? h("span", { class: "chip-icon", title: `bot (${s.bot})` }, svgIcon(ICONS.bot, { label: "bot" })) : null,
       ratingTag(s.rating),
       s.seat === view.you ? h("span", { class: "tag you" }, "you") : null,
@@ -340,9 +360,9 @@ function outcomeBox(view, seatName, gameId, figure = pointsFigure) {
     h("p", {}, h("a", { href: "/", "data-nav": true, class: "button primary" }, "Back to camp")));
 }
 
-function logBox(log, seatName, logText) {
+function logBox(log, seatName, logText, colourOf) {
   const items = log.map((event) => h("li", {},
-    event.seat == null ? null : h("span", { class: "badge", title: seatName(event.seat) }, event.seat + 1),
+    event.seat == null ? null : seatBadge(event.seat, colourOf(event.seat), seatName(event.seat)),
     logText(event))).reverse();
   return h("section", { class: "log card" },
     h("h2", {}, "What happened"),

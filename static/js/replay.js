@@ -3,10 +3,13 @@
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { lastMove } from "./marks.js";
+import { concededNote, outcomeHeadline } from "./outcome.js";
 
 const PLAY_EVERY_MS = 700;
 
-export function replayBox(gameId, last, renderer, seatName) {
+// The caption of a step is its last decision, in the table's words ("Ana (Red) plays…"),
+// with the seat's badge in its colour.
+export function replayBox(gameId, last, renderer, seatName, seatBadge) {
   let at = last;
   let timer = null;
   const table = h("div", { class: "game-root replay-table", "data-testid": "replay-table" });
@@ -52,9 +55,15 @@ export function replayBox(gameId, last, renderer, seatName) {
       table.replaceChildren();
       const marks = lastMove(previous?.at === at - 1 ? previous.view : null, view);
       previous = { at, view };
-      if (renderer) renderer.render(table, view, { ...ctx, changed: marks.changed, mark: marks.mark, lastMover: marks.mover });
-      const latest = view.log?.[view.log.length - 1];
-      if (latest) table.prepend(h("p", { class: "replay-event" }, latest.text));
+      const drawn = { ...ctx, changed: marks.changed, mark: marks.mark, lastMover: marks.mover,
+        outcomeText: outcomeHeadline(view, seatName), concededText: concededNote(view, seatName) };
+      if (renderer) renderer.render(table, view, drawn);
+      const latest = view.last_decision == null ? null : view.log?.[view.last_decision];
+      if (latest) {
+        table.prepend(h("p", { class: "replay-event", "data-testid": "replay-event" },
+          latest.seat == null ? null : seatBadge(latest.seat, renderer?.seatColour?.(view, latest.seat) || null, seatName(latest.seat)),
+          renderer?.logText ? renderer.logText(latest, drawn) : latest.text));
+      }
     } catch (err) {
       table.replaceChildren(h("p", { class: "error" }, err.message));
     }

@@ -23,10 +23,15 @@ def database_url(sqlite_template, tmp_path_factory) -> str:
 
 
 @pytest.fixture(scope="module")
-def ended(live):
-    ana = live.guest("Ana")
-    game_id = live.start_game(ana, bots=("random",), game="camping-life")
-    end = play_as(live, ana, game_id, random.Random(5), lambda s: s["view"]["outcome"] is not None)
+def player(live):
+    return live.guest("Ana")
+
+
+@pytest.fixture(scope="module")
+def ended(live, player):
+    game_id = live.start_game(player, bots=("random",), game="camping-life")
+    end = play_as(live, player, game_id, random.Random(5),
+                  lambda s: s["view"]["outcome"] is not None)
     assert end["version"] > 3 * replays.EVERY
     return game_id, live.client().get(f"/api/games/{game_id}/export").json()
 
@@ -84,6 +89,19 @@ def test_a_step_costs_at_most_a_checkpoints_distance_and_long_ones_run_off_the_l
         step(at)
         start, to, where = rebuilds[-1]
         assert to == at and at - start < replays.EVERY and where is loop_thread
+
+
+def test_a_rename_after_the_end_shows_in_the_replay(live, ended, player):
+    game_id, _ = ended
+
+    def names() -> list[str]:
+        view = live.client().get(f"/api/games/{game_id}/replay", params={"at": 1}).json()["view"]
+        return [seat["name"] for seat in view["table"]["seats"]]
+
+    before = names()
+    assert player.patch("/api/players/me", json={"name": "Anabel"}).status_code == 200
+    assert names() == ["Anabel", *before[1:]]
+    player.patch("/api/players/me", json={"name": "Ana"})
 
 
 def test_replays_are_rate_limited(ended, database_url, serve):

@@ -8,6 +8,7 @@ browser context, so every page is a separate player with its own cookie.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -37,6 +38,11 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if here in Path(item.fspath).parents:
             item.add_marker(pytest.mark.browser)
+
+
+# The browser logs every refused request as a console error; tests that probe a dead link or a
+# refused move expect those (4xx). Any other console error fails the test.
+EXPECTED_REFUSAL = re.compile(r"Failed to load resource: the server responded with a status of 4\d\d")
 
 
 def _need_browser(reason: str):
@@ -118,8 +124,9 @@ def new_page(browser, server_url):
     """``new_page(path="/", width=..., height=..., **context_options)``: a page in a fresh
     context (a new player); the options go to Playwright's ``new_context`` (``reduced_motion``…).
 
-    Uncaught JavaScript errors and anything the Content-Security-Policy blocks, on any page,
-    fail the test at teardown.
+    Uncaught JavaScript errors, console errors (but the browser's note of a refused request, a
+    4xx some tests probe for) and anything the Content-Security-Policy blocks, on any page, fail
+    the test at teardown.
     """
     contexts = []
     errors: list[str] = []
@@ -136,7 +143,7 @@ def new_page(browser, server_url):
             "`CSP violation: ${e.violatedDirective} ${e.blockedURI}`))"
         )
         page.on("console", lambda message: errors.append(f"{page.url}: {message.text}")
-                if message.text.startswith("CSP violation") else None)
+                if message.type == "error" and not EXPECTED_REFUSAL.match(message.text) else None)
         page.goto(path)
         return page
 

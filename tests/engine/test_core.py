@@ -94,3 +94,33 @@ def test_a_log_with_no_entries_is_stored_as_an_empty_list():
     game = GAMES["hike"]
     state = game.setup(2, game.options({}), 1).model_copy(update={"log": []})
     assert json.loads(game.dump_json(state))["log"] == []
+
+
+def test_the_last_decision_is_the_first_line_each_move_wrote():
+    """``last_decision`` points at the line a seat's move wrote first (what it decided), not at
+    a new turn's header or a clean-up the move led to; a move that wrote nothing keeps the
+    previous one."""
+    import random as _random
+
+    from engine.core import bot_view, full_view, play
+    from engine.registry import GAMES
+
+    for game in GAMES.values():
+        state = game.setup(game.min_players, game.options({}), 7)
+        assert full_view(game, state, 0)["last_decision"] is None  # nobody has decided yet
+        rng = _random.Random(7)
+        decided = None
+        for _ in range(80):
+            if game.outcome(state) is not None:
+                break
+            seat = game.to_act(state)[0]
+            legal = game.legal_moves(state, seat)
+            bot = game.bots["random"]
+            before = len(state.log)
+            state = play(game, state, seat, bot(bot_view(game, bot, state, seat, legal), legal, rng))
+            if len(state.log) > before:
+                decided = before
+                assert state.log[before].seat in (seat, None), (game.id, state.log[before].text)
+            view = full_view(game, state, seat)
+            assert view["last_decision"] == decided
+            assert game.load(game.dump(state)).last_decision == decided
