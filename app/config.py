@@ -33,6 +33,18 @@ class Settings(BaseSettings):
         default="campground:", description="prefix of the Redis channels the instances share"
     )
     BOT_DELAY: float = Field(default=0.6, ge=0, description="seconds before a bot moves")
+    BOT_WORKERS: int = Field(
+        default=1,
+        ge=0,
+        description="processes per instance that think out bot turns, off the event loop; 0 "
+        "thinks them out in the server's own process",
+    )
+    BOT_TIMEOUT: float = Field(
+        default=10,
+        gt=0,
+        description="seconds a bot worker may think before it is replaced and the turn thought "
+        "out again",
+    )
     DEADLINE_POLL: float = Field(
         default=1,
         ge=0,
@@ -108,18 +120,33 @@ class Settings(BaseSettings):
     )
     MAX_REF_CHARS: int = Field(default=128, ge=1, description="longest `ref`, as JSON")
     # A rate is "count/seconds": up to count at once, then count per seconds; "off" for none.
-    RATE_PLAYERS: str = Field(default="20/60", description="new players per address")
-    RATE_LOBBIES: str = Field(default="20/60", description="new lobbies per player and address")
-    RATE_JOINS: str = Field(default="30/60", description="joins per player and address")
+    # A player's rate does the fine work; an address's is a ceiling about ten times higher,
+    # since a classroom shares one address.
+    RATE_PLAYERS: str = Field(default="100/60", description="new players per address")
+    RATE_LOBBIES: str = Field(default="20/60", description="new lobbies per player")
+    RATE_LOBBIES_PER_ADDRESS: str = Field(default="200/60", description="new lobbies per address")
+    RATE_JOINS: str = Field(
+        default="30/60",
+        description="joins per player (invite-page look-ups are counted apart, at the same rate)",
+    )
+    RATE_JOINS_PER_ADDRESS: str = Field(default="300/60", description="joins per address")
     RATE_MOVES: str = Field(
-        default="300/60",
-        description="HTTP moves and WebSocket messages per player and address",
+        default="300/60", description="HTTP moves and WebSocket messages per player"
     )
-    RATE_SOCKETS: str = Field(
-        default="60/60", description="WebSocket connections per player and address"
+    RATE_MOVES_PER_ADDRESS: str = Field(
+        default="3000/60", description="HTTP moves and WebSocket messages per address"
     )
-    RATE_LOG_PAGES: str = Field(
-        default="120/60", description="pages of a game's older log entries per player and address"
+    RATE_SOCKETS: str = Field(default="60/60", description="WebSocket connections per player")
+    RATE_SOCKETS_PER_ADDRESS: str = Field(
+        default="600/60",
+        description="new WebSocket connections per address (a known player's reconnects count "
+        "against the player only)",
+    )
+    RATE_REPLAYS: str = Field(
+        default="120/60", description="replay steps of ended games per player (or spectator)"
+    )
+    RATE_REPLAYS_PER_ADDRESS: str = Field(
+        default="1200/60", description="replay steps of ended games per address"
     )
     RATE_SIGN_INS: str = Field(
         default="10/300",
@@ -151,8 +178,10 @@ class Settings(BaseSettings):
         return v
 
     @field_validator(
-        "RATE_PLAYERS", "RATE_LOBBIES", "RATE_JOINS", "RATE_MOVES", "RATE_SOCKETS",
-        "RATE_LOG_PAGES", "RATE_SIGN_INS", "RATE_SIGN_INS_PER_ADDRESS",
+        "RATE_PLAYERS", "RATE_LOBBIES", "RATE_LOBBIES_PER_ADDRESS", "RATE_JOINS",
+        "RATE_JOINS_PER_ADDRESS", "RATE_MOVES", "RATE_MOVES_PER_ADDRESS", "RATE_SOCKETS",
+        "RATE_SOCKETS_PER_ADDRESS", "RATE_REPLAYS", "RATE_REPLAYS_PER_ADDRESS", "RATE_SIGN_INS",
+        "RATE_SIGN_INS_PER_ADDRESS",
     )
     @classmethod
     def _rate(cls, v: str) -> str:

@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import HTTPConnection
 
 from app import metrics
+from app.bots import BotWorkers
 from app.bus import Bus, MemoryBus, RedisBus, game_channel, lobby_channel
 from app.config import Settings
 from app.db import Database
@@ -21,6 +22,7 @@ from app.migrate import check_schema
 from app.services.clock import PlayedBy, Timing
 from app.services import lobby_rows
 from app.services.errors import Problem
+from app.services.replays import Replays
 from app.services.commit import Committed, commit_move
 from app.services.games import SeatsCache, Snapshot, load_snapshot
 from app.sockets import encode
@@ -50,7 +52,10 @@ class Context:
             else MemoryBus()
         )
         self.timing = Timing(settings.BOT_DELAY, settings.ABANDON_AFTER)
-        self.deadlines = Deadlines(self.db, self, settings.DEADLINE_POLL)
+        self.deadlines = Deadlines(
+            self.db, self, settings.DEADLINE_POLL,
+            BotWorkers(settings.BOT_WORKERS, settings.BOT_TIMEOUT),
+        )
         self.watchers = Watchers(Sources(
             bus=self.bus,
             instance_id=self.instance_id,
@@ -61,6 +66,7 @@ class Context:
             max_per_game=settings.WS_MAX_PER_GAME,
         ))
         self.limits = Limits(settings)
+        self.replays = Replays()
         self._seats: SeatsCache = {}
 
     async def start(self) -> None:

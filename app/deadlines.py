@@ -26,7 +26,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import logs, metrics
-from app.bots import bot_move
+from app.bots import BotWorkers
 from app.db import Database, note_unavailable, unavailable
 from app.models import Game, Lobby, now
 from app.services.clock import PlayedBy, Timing
@@ -63,10 +63,11 @@ class Table(Protocol):
 
 
 class Deadlines:
-    def __init__(self, db: Database, table: Table, poll: float):
+    def __init__(self, db: Database, table: Table, poll: float, bots: BotWorkers):
         self.db = db
         self.table = table
         self.every = poll
+        self.bots = bots
         # Per game: the timer set, and when it fires; and the game's deadline now (later than
         # the timer's when moves have put it off since).
         self._timers: dict[str, tuple[asyncio.TimerHandle, datetime]] = {}
@@ -86,6 +87,7 @@ class Deadlines:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        self.bots.close()
 
     def schedule(self, game_id: str, due_at: datetime | None) -> None:
         """This instance just changed the game: be there when its next deadline comes.
@@ -206,7 +208,7 @@ class Deadlines:
             assert due.seat is not None
             try:
                 with metrics.bot_turn(snap.kind):
-                    move = bot_move(snap, due.seat)
+                    move = await self.bots.move(snap, due.seat)
                 await table.move(game_id, due.seat, move, snap.version, due.played_by, known=snap)
             except StaleVersion:
                 pass  # someone moved first; that move set the next deadline

@@ -4,7 +4,6 @@ forwarded headers from trusted proxies only, and tokens kept out of the logs."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import re
@@ -19,7 +18,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from app.config import Settings
-from app.limits import RateLimited, TooManySockets
+from app.limits import RateLimited, TooManySockets, token_key
 from app.services.errors import Problem
 from app.services.players import COOKIE
 
@@ -222,10 +221,13 @@ class Guard:
         address = client_address(conn)
         token = socket_token(conn)
         # Keyed by the token's hash: no database look-up before admission.
-        player = hashlib.sha256(token.encode()).hexdigest()[:32] if token else None
+        player = token_key(token) if token else None
         keys = [f"address:{address}"] + ([f"token:{player}"] if player else [])
         try:
-            limits.sockets.take(*keys)
+            # A player this instance served lately coming back (a Wi-Fi blip, a reload) is
+            # not a new client of the address: only the player's own rate counts it.
+            known = player is not None and player in limits.known
+            limits.sockets.take(*keys[1:] if known else keys)
             held = limits.hold_socket(address, player)
         except (RateLimited, TooManySockets) as exc:
             await receive()

@@ -1,11 +1,16 @@
 """Per-client rate limits, and caps on the sockets one client may hold open.
 
+Each rate has a player's and an address's: the player's does the fine work (one person, one
+script), the address's is a ceiling about ten times higher, because a school, a library or a
+family shares one public address (docs/architecture.md, "Limits").
+
 Counts live in this process: with several instances behind a load balancer each instance
 applies the limits on its own, so a client spread over N instances gets up to N times them.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import time
 from collections import Counter
@@ -25,10 +30,15 @@ SWEEP_EVERY = 1000
 UNLIMITED = {
     "RATE_PLAYERS": "off",
     "RATE_LOBBIES": "off",
+    "RATE_LOBBIES_PER_ADDRESS": "off",
     "RATE_JOINS": "off",
+    "RATE_JOINS_PER_ADDRESS": "off",
     "RATE_MOVES": "off",
+    "RATE_MOVES_PER_ADDRESS": "off",
     "RATE_SOCKETS": "off",
-    "RATE_LOG_PAGES": "off",
+    "RATE_SOCKETS_PER_ADDRESS": "off",
+    "RATE_REPLAYS": "off",
+    "RATE_REPLAYS_PER_ADDRESS": "off",
     "RATE_SIGN_INS": "off",
     "RATE_SIGN_INS_PER_ADDRESS": "off",
     "MAX_OPEN_LOBBIES": "1000000",
@@ -62,41 +72,82 @@ class Rate:
 
 class Buckets:
     """Token buckets by key: each holds up to ``rate.count`` tokens, refilled evenly over
-    ``rate.seconds``; an action takes one token from every key it is counted under."""
+    ``rate.seconds``; an action takes one token from every key it is counted under. A key's
+    rate is that of its kind (``"address:…"`` counts under ``per_address``), else ``rate``."""
 
-    def __init__(self, what: str, rate: Rate | None, clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        what: str,
+        rate: Rate | None,
+        clock: Callable[[], float] = time.monotonic,
+        per_address: Rate | None = None,
+    ):
         self.what = what
         self.rate = rate
+        self.per_address = per_address
         self.clock = clock
         self._levels: dict[str, tuple[float, float]] = {}
         self._takes = 0
 
-    def _level(self, key: str, now: float) -> float:
-        assert self.rate is not None
-        tokens, at = self._levels.get(key, (self.rate.count, now))
-        return min(self.rate.count, tokens + (now - at) * self.rate.count / self.rate.seconds)
+    def _rate(self, key: str) -> Rate | None:
+        return self.per_address if key.startswith("address:") else self.rate
+
+    def _level(self, key: str, rate: Rate, now: float) -> float:
+        tokens, at = self._levels.get(key, (rate.count, now))
+        return min(rate.count, tokens + (now - at) * rate.count / rate.seconds)
 
     def take(self, *keys: str) -> None:
         """Count one action under every key, or raise ``RateLimited`` and count nothing."""
-        if self.rate is None:
+        rated = [(key, rate) for key in keys if (rate := self._rate(key)) is not None]
+        if not rated:
             return
         now = self.clock()
-        levels = {key: self._level(key, now) for key in keys}
-        short = [1 - level for level in levels.values() if level < 1]
+        levels = [(key, self._level(key, rate, now), rate) for key, rate in rated]
+        short = [(1 - level) * rate.seconds / rate.count for _, level, rate in levels if level < 1]
         if short:
             metrics.LIMITED.labels(self.what).inc()
-            raise RateLimited(self.what, max(short) * self.rate.seconds / self.rate.count)
-        for key, level in levels.items():
+            raise RateLimited(self.what, max(short))
+        for key, level, _ in levels:
             self._levels[key] = (level - 1, now)
         self._takes += 1
         if self._takes % SWEEP_EVERY == 0:
             self._sweep(now)
 
     def _sweep(self, now: float) -> None:
-        assert self.rate is not None
-        full = [k for k in self._levels if self._level(k, now) >= self.rate.count]
+        full = []
+        for key in self._levels:
+            rate = self._rate(key)
+            if rate is None or self._level(key, rate, now) >= rate.count:
+                full.append(key)
         for key in full:
             del self._levels[key]
+
+
+def token_key(token: str) -> str:
+    """What a socket's token is known by here: its hash, never the token."""
+    return hashlib.sha256(token.encode()).hexdigest()[:32]
+
+
+class KnownTokens:
+    """Tokens of players whose sockets this instance served lately (``KEEP`` seconds, at most
+    ``MOST``): their reconnects count against the player's rate, not the address's."""
+
+    KEEP = 3600.0
+    MOST = 100_000
+
+    def __init__(self, clock: Callable[[], float]):
+        self.clock = clock
+        self._seen: dict[str, float] = {}
+
+    def add(self, key: str) -> None:
+        self._seen.pop(key, None)
+        self._seen[key] = self.clock()
+        if len(self._seen) > self.MOST:
+            del self._seen[next(iter(self._seen))]
+
+    def __contains__(self, key: str) -> bool:
+        seen = self._seen.get(key)
+        return seen is not None and self.clock() - seen < self.KEEP
 
 
 class TooManySockets(Exception):
@@ -109,17 +160,23 @@ class Limits:
     """This instance's rate limits and open-socket counts."""
 
     def __init__(self, settings: Settings, clock: Callable[[], float] = time.monotonic):
-        def buckets(what: str, rate: str) -> Buckets:
-            return Buckets(what, Rate.parse(rate), clock)
+        def buckets(what: str, rate: str, per_address: str | None = None) -> Buckets:
+            address = Rate.parse(per_address if per_address is not None else rate)
+            return Buckets(what, Rate.parse(rate), clock, address)
 
-        self.players = buckets("new players", settings.RATE_PLAYERS)
-        self.lobbies = buckets("new lobbies", settings.RATE_LOBBIES)
-        self.joins = buckets("joins", settings.RATE_JOINS)
-        self.moves = buckets("moves and messages", settings.RATE_MOVES)
-        self.sockets = buckets("connections", settings.RATE_SOCKETS)
-        self.log_pages = buckets("log pages", settings.RATE_LOG_PAGES)
-        self.sign_ins = buckets("sign-in attempts", settings.RATE_SIGN_INS)
-        self.sign_ins_by_address = buckets("sign-in attempts", settings.RATE_SIGN_INS_PER_ADDRESS)
+        s = settings
+        self.players = buckets("new players", s.RATE_PLAYERS)
+        self.lobbies = buckets("new lobbies", s.RATE_LOBBIES, s.RATE_LOBBIES_PER_ADDRESS)
+        self.joins = buckets("joins", s.RATE_JOINS, s.RATE_JOINS_PER_ADDRESS)
+        # The invite page's look-up counts like a join, but apart: opening a link and then
+        # joining is one join.
+        self.lookups = buckets("invite look-ups", s.RATE_JOINS, s.RATE_JOINS_PER_ADDRESS)
+        self.moves = buckets("moves and messages", s.RATE_MOVES, s.RATE_MOVES_PER_ADDRESS)
+        self.sockets = buckets("connections", s.RATE_SOCKETS, s.RATE_SOCKETS_PER_ADDRESS)
+        self.replays = buckets("replays", s.RATE_REPLAYS, s.RATE_REPLAYS_PER_ADDRESS)
+        self.known = KnownTokens(clock)
+        self.sign_ins = buckets("sign-in attempts", s.RATE_SIGN_INS)
+        self.sign_ins_by_address = buckets("sign-in attempts", s.RATE_SIGN_INS_PER_ADDRESS)
         self.max_sockets = {
             "player": settings.MAX_SOCKETS_PER_PLAYER,
             "address": settings.MAX_SOCKETS_PER_ADDRESS,

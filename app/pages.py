@@ -32,6 +32,7 @@ def _layout(title: str, body: str, style: str | None = None) -> str:
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{escape(title)} · Campground</title>
+<link rel="icon" href="/static/icons/camp.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/static/app.css">
 <link rel="stylesheet" href="/static/rules.css">{extra}
 </head>

@@ -15,6 +15,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app import guard, logs, metrics
 from app.db import RETRY_AFTER, UNAVAILABLE, note_unavailable, unavailable
+from app.limits import token_key
 from app.hubs import GameHub, LobbyHub, Refused
 from app.sockets import Connection, LobbyConnection, Socket, serve
 from app.services import chat, players
@@ -49,6 +50,9 @@ async def _opened(ctx: Context, ws: WebSocket) -> str | None:
         await ws.close(code=TRY_AGAIN_LATER, reason=UNAVAILABLE)
         raise _Away from None
     logs.bind(player_id=player.id if player else None)
+    if player is not None:
+        # A real player's token: their reconnects no longer count against the address.
+        ctx.limits.known.add(token_key(guard.socket_token(ws)))
     return player.id if player else None
 
 

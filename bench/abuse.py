@@ -12,6 +12,7 @@ it ran. Last come the faults of two instances: Redis stopped, then kill -9 of an
 
     .venv/bin/python bench/abuse.py
     .venv/bin/python bench/abuse.py --postgres [URL]
+    .venv/bin/python bench/abuse.py --postgres --only none,31.   # the baseline and some rows
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import httpx
+from sqlalchemy import make_url
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
@@ -40,7 +42,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app.migrate import upgrade  # noqa: E402
-from bench.ws_roundtrip import DEFAULT_POSTGRES, database, free_port, percentile  # noqa: E402
+from bench.ws_roundtrip import (  # noqa: E402
+    DEFAULT_POSTGRES, _admin, database, free_port, percentile,
+)
 
 ATTACKER = {"X-Forwarded-For": "203.0.113.66"}
 BYSTANDER = {"X-Forwarded-For": "198.51.100.7"}
@@ -57,6 +61,7 @@ class Bystander:
         self.gets: list[float] = []
         self.moves: list[float] = []
         self.failures: Counter[str] = Counter()
+        self.finished: list[str] = []
 
     async def setup(self) -> None:
         body = (await self.http.post("/api/players", json={"name": "Bystander"})).json()
@@ -91,6 +96,7 @@ class Bystander:
             if state is not None:
                 view = state["view"]
                 if view["outcome"] is not None:
+                    self.finished.append(self.game_id)
                     await self.new_game()
                 elif 0 in view["to_act"]:
                     move = {"move": view["legal_moves"][0]["move"],
@@ -299,6 +305,255 @@ class Attacks:
         return f"invisible / bidi / control names: {counted(statuses)}"
 
 
+class TableAttacks:
+    """Bad input, seats, a classroom behind one address, replays, finished tables, and the
+    database away (PostgreSQL only)."""
+
+    CLASS = 40
+
+    def __init__(self, attacks: Attacks, pid: int, database_url: str | None):
+        self.attacks, self.http, self.pid = attacks, attacks.http, pid
+        self.database_url = database_url
+
+    async def player(self, name: str, address: str) -> httpx.AsyncClient:
+        client = httpx.AsyncClient(base_url=self.attacks.base, timeout=30,
+                                   headers={"X-Forwarded-For": address})
+        body = (await client.post("/api/players", json={"name": name})).json()
+        client.headers["Authorization"] = f"Bearer {body['token']}"
+        client.token = body["token"]
+        return client
+
+    async def game(self, host: httpx.AsyncClient, kind: str = "hike", bots: int = 1) -> str:
+        lobby = (await host.post("/api/lobbies", json={"game": kind, "seats": 1 + bots})).json()
+        for seat in range(1, 1 + bots):
+            await host.post(f"/api/lobbies/{lobby['id']}/bots",
+                            json={"seat": seat, "level": "random"})
+        return (await host.post(f"/api/lobbies/{lobby['id']}/start")).json()["game_id"]
+
+    async def my_turn(self, player: httpx.AsyncClient, game_id: str) -> dict:
+        """The game's state once seat 0 (``player``) is to act: the bot may move first."""
+        while True:
+            state = (await player.get(f"/api/games/{game_id}/state")).json()
+            if 0 in state["view"]["to_act"]:
+                return state
+            await asyncio.sleep(0.1)
+
+    async def bad_moves(self) -> str:
+        """600 legal moves of Summer Camp with one field made wrong, over HTTP and a socket."""
+        mallory = await self.player("Fuzzer", "203.0.113.95")
+        game_id = await self.game(mallory, "summer-camp")
+        state = await self.my_turn(mallory, game_id)
+        legal = [entry["move"] for entry in state["view"]["legal_moves"]]
+        wrong = [None, "no-such-card", -1, 10**30, "x" * 3000, [], {}, True, 1.5]
+        moves = ([{**move, field: value} for move in legal for field in move
+                  for value in wrong] * 300)[:300]
+        statuses: Counter = Counter()
+        for move in moves:
+            r = await mallory.post(f"/api/games/{game_id}/moves",
+                                   json={"move": move, "expect_version": state["version"]})
+            statuses[r.status_code] += 1
+        answers: Counter = Counter()
+        url = f"{self.attacks.ws_base}/ws/games/{game_id}?token={mallory.token}"
+        async with connect(url, additional_headers={"X-Forwarded-For": "203.0.113.95"}) as ws:
+            await ws.recv()
+            for i, move in enumerate(moves):
+                await ws.send(json.dumps({"type": "move", "move": move, "ref": i,
+                                          "expect_version": state["version"]}))
+                while (reply := json.loads(await ws.recv()))["type"] != "error":
+                    pass
+                answers[reply["code"]] += 1
+            await ws.send("null")
+            null = json.loads(await ws.recv())["message"]
+            alive = ws.close_code is None
+        await mallory.aclose()
+        return (f"HTTP {counted(statuses)}; socket {counted(answers)}, still open: {alive}; "
+                f"a null message: {null!r}")
+
+    async def removed_rejoins(self) -> str:
+        host = await self.player("Host", "203.0.113.96")
+        removed = await self.player("Removed", "203.0.113.97")
+        lobby = (await host.post("/api/lobbies", json={"game": "hike", "seats": 3})).json()
+        code = {"invite_code": lobby["invite_code"]}
+        await removed.post("/api/lobbies/join", json=code)
+        await host.delete(f"/api/lobbies/{lobby['id']}/seats/1")
+        again = (await removed.post("/api/lobbies/join", json=code)).status_code
+        await host.post(f"/api/lobbies/{lobby['id']}/invite_code")
+        old = (await removed.get(f"/api/lobbies/invite/{lobby['invite_code']}")).status_code
+        await host.aclose()
+        await removed.aclose()
+        return f"rejoin with the same code: {again}; the old link after a new code: {old}"
+
+    async def classroom(self) -> str:
+        """40 players behind one address: arrive, open 20 tables and join them by invite
+        link, hold a socket each, all drop and come back at once, then play a move every 2 s."""
+        address = "198.51.100.40"
+        refused: Counter = Counter()
+        students = []
+        for i in range(self.CLASS):
+            r = await self.http.post("/api/players", json={"name": f"Student {i}"},
+                                     headers={"X-Forwarded-For": address})
+            if r.status_code != 201:
+                refused["arrive"] += 1
+                continue
+            client = httpx.AsyncClient(base_url=self.attacks.base, timeout=30, headers={
+                "X-Forwarded-For": address, "Authorization": f"Bearer {r.json()['token']}"})
+            client.token = r.json()["token"]
+            students.append(client)
+        pairs = list(zip(students[::2], students[1::2]))
+        games = []
+        for host, joiner in pairs:
+            r = await host.post("/api/lobbies", json={"game": "hike", "seats": 2})
+            if r.status_code != 201:
+                refused["create"] += 1
+                continue
+            code = r.json()["invite_code"]
+            if (await joiner.get(f"/api/lobbies/invite/{code}")).status_code != 200:
+                refused["invite page"] += 1
+            if (await joiner.post("/api/lobbies/join", json={"invite_code": code})).status_code != 200:
+                refused["join"] += 1
+                continue
+            games.append(((await host.post(f"/api/lobbies/{r.json()['id']}/start"))
+                          .json()["game_id"], host, joiner))
+
+        async def sockets() -> list:
+            opened = []
+            for game_id, *pair in games:
+                for student in pair:
+                    url = f"{self.attacks.ws_base}/ws/games/{game_id}?token={student.token}"
+                    ws = await connect(url, additional_headers={"X-Forwarded-For": address})
+                    try:
+                        await asyncio.wait_for(ws.recv(), 5)
+                    except ConnectionClosed as exc:
+                        refused[f"socket {exc.rcvd.code if exc.rcvd else None}"] += 1
+                    opened.append(ws)
+            return opened
+
+        for ws in await sockets():
+            await ws.close()
+        held = await sockets()  # everyone at once, after a Wi-Fi blip
+        deadline = time.monotonic() + ATTACK_SECONDS
+        moves = 0
+        while time.monotonic() < deadline:
+            paced = asyncio.create_task(asyncio.sleep(2))
+            for game_id, *pair in games:
+                state = (await pair[0].get(f"/api/games/{game_id}/state")).json()
+                if not state["view"]["to_act"]:
+                    continue
+                mover = pair[state["view"]["to_act"][0]]
+                view = (await mover.get(f"/api/games/{game_id}/state")).json()["view"]
+                r = await mover.post(f"/api/games/{game_id}/moves", json={
+                    "move": view["legal_moves"][0]["move"], "expect_version": state["version"]})
+                moves += 1
+                if r.status_code == 429:
+                    refused["move"] += 1
+            await paced
+        for ws in held:
+            await ws.close()
+        for client in students:
+            await client.aclose()
+        return (f"{len(students)} arrived, {len(games)} tables, {2 * len(games)} sockets back "
+                f"after a blip, {moves} moves at a human pace; refused: "
+                f"{counted(refused) or 'none'}")
+
+    async def one_client_floods(self) -> str:
+        """One player: socket messages as fast as answered, then 100 connections."""
+        mallory = await self.player("Flooder", "203.0.113.98")
+        game_id = await self.game(mallory)
+        url = f"{self.attacks.ws_base}/ws/games/{game_id}?token={mallory.token}"
+        answers: Counter = Counter()
+        async with connect(url, additional_headers={"X-Forwarded-For": "203.0.113.98"}) as ws:
+            await ws.recv()
+            deadline = time.monotonic() + ATTACK_SECONDS / 2
+            while time.monotonic() < deadline:
+                await ws.send('{"type":"dance"}')
+                while (reply := json.loads(await ws.recv()))["type"] != "error":
+                    pass
+                answers[reply["code"]] += 1
+        closes: Counter = Counter()
+        for _ in range(100):
+            async with connect(url, additional_headers={"X-Forwarded-For": "203.0.113.98"}) as ws:
+                try:
+                    await asyncio.wait_for(ws.recv(), 5)
+                    closes["opened"] += 1
+                except ConnectionClosed as exc:
+                    closes[f"closed {exc.rcvd.code if exc.rcvd else None}"] += 1
+        await mallory.aclose()
+        return f"messages answered {counted(answers)}; 100 connections: {counted(closes)}"
+
+    async def replays(self) -> str:
+        """8 clients replaying the steps of the bystander's game so far (which it concedes, and
+        starts another) as fast as answered."""
+        bystander = self.attacks.bystander
+        game_id = bystander.game_id
+        await bystander.http.post(f"/api/games/{game_id}/concede")
+        await bystander.new_game()
+        last = (await self.http.get(f"/api/games/{game_id}/state")).json()["version"]
+        statuses = await burst(lambda i: self.http.get(
+            f"/api/games/{game_id}/replay", params={"at": (i * 7) % (last + 1)}), 100_000, 8)
+        return f"{counted(statuses)} (a game of {last} moves)"
+
+    async def finished_tables(self) -> str:
+        """100 games each watched by a socket that leaves: the server's memory after."""
+        before = rss_mb(self.pid)
+        for batch in range(5):
+            owner = await self.player(f"Owner {batch}", f"203.0.113.{100 + batch}")
+            for _ in range(20):
+                game_id = await self.game(owner)
+                url = f"{self.attacks.ws_base}/ws/games/{game_id}?token={owner.token}"
+                async with connect(url, additional_headers={
+                        "X-Forwarded-For": f"203.0.113.{100 + batch}"}) as ws:
+                    await ws.recv()
+                await owner.post(f"/api/games/{game_id}/concede")
+            await owner.aclose()
+        return f"server memory {before:.0f} → {rss_mb(self.pid):.0f} MB"
+
+    async def database_away(self) -> str:
+        """PostgreSQL refuses the server for 5 s and its backends are terminated; a player's
+        socket sends a move every 0.25 s meanwhile."""
+        if self.database_url is None:
+            return "skipped: SQLite (run with --postgres)"
+        mallory = await self.player("Patient", "203.0.113.105")
+        game_id = await self.game(mallory)
+        url = f"{self.attacks.ws_base}/ws/games/{game_id}?token={mallory.token}"
+        answers: Counter = Counter()
+        name = make_url(self.database_url).database
+        server = make_url(self.database_url).set(database="postgres").render_as_string(
+            hide_password=False)
+        await self.my_turn(mallory, game_id)
+        async with connect(url, additional_headers={"X-Forwarded-For": "203.0.113.105"}) as ws:
+            await ws.recv()
+
+            async def move() -> str:
+                await ws.send('{"type":"sync"}')
+                while (state := json.loads(await ws.recv()))["type"] != "state":
+                    pass
+                if 0 not in state["view"]["to_act"]:
+                    return "waiting"
+                await ws.send(json.dumps({"type": "move", "ref": 1, "expect_version":
+                                          state["version"],
+                                          "move": state["view"]["legal_moves"][0]["move"]}))
+                while (reply := json.loads(await ws.recv()))["type"] not in ("ack", "error"):
+                    pass
+                return reply["type"] if reply["type"] == "ack" else reply["code"]
+
+            await _admin(server, f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
+            await _admin(server, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                 f"WHERE datname = '{name}'")
+            away = time.monotonic() + 5
+            while time.monotonic() < away:
+                answers[await move()] += 1
+                await asyncio.sleep(0.25)
+            await _admin(server, f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
+            back = time.monotonic()
+            while (answer := await move()) != "ack" and time.monotonic() - back < 30:
+                await asyncio.sleep(0.05)
+            first = time.monotonic() - back
+            alive = ws.close_code is None
+        await mallory.aclose()
+        return (f"socket answers while away {counted(answers)}, still open: {alive}; first "
+                f"move after it came back: {answer} in {first:.2f} s")
+
+
 async def recovery(http: httpx.AsyncClient, game_id: str, limit: float = 60) -> float:
     """Seconds until a GET of the state is answered within a second again."""
     started = time.monotonic()
@@ -317,12 +572,14 @@ def rss_mb(pid: int) -> float:
 
 
 async def run(
-    base: str, ws_base: str, pid: int, other: Instance | None, redis: Redis | None
+    base: str, ws_base: str, pid: int, other: Instance | None, redis: Redis | None,
+    postgres_url: str | None, only: str | None,
 ) -> None:
     async with httpx.AsyncClient(base_url=base, timeout=30, headers=BYSTANDER) as http:
         bystander = Bystander(http)
         await bystander.setup()
         attacks = Attacks(base, ws_base, bystander)
+        tables = TableAttacks(attacks, pid, postgres_url)
         plan: list[tuple[str, Callable[[], Awaitable[str]]]] = [
             ("none (baseline)", lambda: asyncio.sleep(ATTACK_SECONDS, "")),
             ("1. 40 sockets sending sync, never reading", attacks.non_reading_sockets),
@@ -335,6 +592,14 @@ async def run(
             ("7. cross-site POST and socket", attacks.cross_site),
             ("8. forged Host", attacks.forged_host),
             ("10. invisible names", attacks.names),
+            ("31.7 600 Summer Camp moves with a wrong field; 31.9 a null message",
+             tables.bad_moves),
+            ("31.8 a removed player rejoins", tables.removed_rejoins),
+            ("31.4–5 a classroom of 40 behind one address", tables.classroom),
+            ("31.5 one client flooding messages and connections", tables.one_client_floods),
+            ("31.1–2 the database away for 5 s", tables.database_away),
+            ("31.6 8 clients replaying a game of the bystander's", tables.replays),
+            ("31.3 100 tables watched, then left", tables.finished_tables),
             # Last: on a server whose pool can deadlock, it leaves it stuck for a while.
             ("1. 200 joins, 100 in flight at once", attacks.post_burst),
         ]
@@ -345,6 +610,8 @@ async def run(
                 ("2. kill -9 of the instance whose bot is about to move", cluster.kill_instance),
             ]
         for label, attack in plan:
+            if only and not label.startswith(tuple(only.split(","))):
+                continue
             done = asyncio.Event()
             playing = asyncio.create_task(bystander.play(done))
             started = time.perf_counter()
@@ -489,6 +756,9 @@ def main() -> int:
     parser.add_argument(
         "--postgres", nargs="?", const=DEFAULT_POSTGRES, default=None, metavar="URL"
     )
+    parser.add_argument("--only", metavar="PREFIXES",
+                        help="run only the attacks whose label starts with one of these "
+                        "comma-separated prefixes, e.g. none,31.")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp, database(args.postgres, tmp) as url:
@@ -507,7 +777,8 @@ def main() -> int:
             shape = "two instances and Redis" if redis else "one instance (no redis-server)"
             print(f"Abuse bench, {backend}, {shape}, default limits, BOT_DELAY 0.5, "
                   "DEADLINE_POLL 1\n", flush=True)
-            asyncio.run(run_and_check_log(instances, redis))
+            asyncio.run(run_and_check_log(
+                instances, redis, url if args.postgres else None, args.only))
         finally:
             for instance in instances:
                 instance.stop()
@@ -516,14 +787,16 @@ def main() -> int:
     return 0
 
 
-async def run_and_check_log(instances: list[Instance], redis: Redis | None) -> None:
+async def run_and_check_log(
+    instances: list[Instance], redis: Redis | None, postgres_url: str | None, only: str | None
+) -> None:
     first = instances[0]
     async with httpx.AsyncClient(base_url=first.base, timeout=30, headers=BYSTANDER) as http:
         body = (await http.post("/api/players", json={"name": "Script"})).json()
         async with connect(f"{first.ws_base}/ws/games/none?token={body['token']}") as ws:
             await ws.wait_closed()
     other = instances[1] if len(instances) > 1 else None
-    await run(first.base, first.ws_base, first.process.pid, other, redis)
+    await run(first.base, first.ws_base, first.process.pid, other, redis, postgres_url, only)
     log = first.log.read_text(errors="replace")
     print(f"9. a socket opened with ?token=: token in the server log: "
           f"{'yes' if body['token'] in log else 'no'}; "

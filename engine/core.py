@@ -6,12 +6,13 @@ random state, and all chance comes from the ``Rng`` carried inside the state.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_serializer
 
 MASK64 = (1 << 64) - 1
 _TWO64 = 1 << 64
@@ -119,6 +120,21 @@ class BaseState(BaseModel):
     players: int
     rng: Rng
     log: list[Event] = Field(default=[], exclude=True)
+    # How many entries the game's log had before this state's ``log``: the number of its
+    # first entry. A count, not the entries; stored with ``log`` counted in, since a stored
+    # state holds no log.
+    logged: int = 0
+    # The log line (its number) of the latest decision a seat made: the first line its move
+    # wrote (later lines are what followed from it, a new turn's header, a clean-up).
+    last_decision: int | None = None
+
+    @field_serializer("logged")
+    def _logged_with_log(self, logged: int) -> int:
+        return logged + len(self.log)
+
+    def settled(self) -> BaseState:
+        """This state as storing and loading it gives it back: its log counted, not held."""
+        return self.model_copy(update={"log": [], "logged": self.logged + len(self.log)})
 
     def say(self, text: str, seat: int | None = None) -> None:
         # Validated by pydantic-core directly rather than through ``Event.__init__``: most
@@ -279,11 +295,15 @@ def play(game: Game[S, M], state: S, seat: int, move: M | dict) -> S:
 def step(game: Game[S, M], state: S, seat: int, move: M) -> S:
     """``game.apply`` without ``play``'s checks, its ``log`` cut to the entries it produced.
     A game's ``apply`` extends the log it was given (its ``say`` calls append); what was
-    there before belongs to the step before."""
+    there before belongs to the step before, and is counted in ``logged``."""
     after = game.apply(state, seat, move)
     seen = len(state.log)
+    fields = after.__dict__
     if seen:
-        after.__dict__["log"] = after.log[seen:]
+        fields["log"] = after.log[seen:]
+    fields["logged"] = state.logged + seen
+    if fields["log"]:
+        fields["last_decision"] = fields["logged"]
     return after
 
 
@@ -301,6 +321,7 @@ def full_view(game: Game[S, M], state: S, seat: int | None, legal: list | None =
         "you": seat,
         "to_act": game.to_act(state),
         "legal_moves": game.labelled(state, seat, legal) if legal else [],
+        "last_decision": state.last_decision,
         "outcome": outcome.model_dump(mode="json") if outcome else None,
         **game.view(state, seat),
     }
@@ -311,7 +332,10 @@ def keep(cache: dict, key: Any, value: Any, kept: int) -> None:
     identity caches that let views share what did not change, sized for every game a busy
     server has in play at once."""
     if len(cache) >= kept and key not in cache:
-        del cache[next(iter(cache))]
+        # The app may rebuild a replay on a worker thread while its loop builds views: the
+        # oldest entry another thread dropped meanwhile is dropped already.
+        with contextlib.suppress(RuntimeError, KeyError, StopIteration):
+            del cache[next(iter(cache))]
     cache[key] = value
 
 

@@ -85,6 +85,16 @@ async def tail(session: Any, conn: Any, game_id: str, length: int) -> Tail:
     return Tail(_events(found), length)
 
 
+async def entries(session: Any, game_id: str) -> list[Event]:
+    """The game's whole log, oldest first."""
+    found = await session.execute(
+        select(LogEntry.seat, LogEntry.text)
+        .where(LogEntry.game_id == game_id)
+        .order_by(LogEntry.n)
+    )
+    return [Event(text=text, seat=seat) for seat, text in found.all()]
+
+
 async def page(session: Any, game_id: str, before: int, limit: int) -> list[dict[str, Any]]:
     """Up to ``limit`` entries numbered below ``before``, oldest first, as a seat reads them."""
     found = (

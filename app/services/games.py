@@ -1,4 +1,4 @@
-"""Games: start one from a lobby, load it, concede, come back, abort, replay it. A move's
+"""Games: start one from a lobby, load it, concede, come back, abort it. A move's
 commit is ``app.services.commit``."""
 
 from __future__ import annotations
@@ -108,6 +108,7 @@ class Snapshot:
     updated_at: datetime | None = None
     turn_seconds: int | None = None
     clock: Clock = field(default_factory=Clock)
+    options: dict[str, Any] = field(default_factory=dict)
     log: game_log.Tail = field(default_factory=game_log.Tail)
     _table: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -153,6 +154,8 @@ class Snapshot:
             "title": self.game.title,
             "status": self.status,
             "turn_seconds": self.turn_seconds,
+            # The table's options as chosen (the game's defaults filled in), for its header.
+            "options": self.options,
             "seats": [
                 {
                     "seat": s.seat,
@@ -238,7 +241,7 @@ _SNAPSHOT = select(
     Game.kind, Game.version, Game.status, Game.seed, Game.seed_commitment,
     cast(Game.state, Text).label("state"),
     Game.stand_ins, Game.outcome, Game.rematch_lobby_id, Game.updated_at, Game.turn_seconds,
-    Game.clock, Game.seats_version, Game.log_length,
+    Game.clock, Game.seats_version, Game.options, Game.log_length,
 ).where(Game.id == bindparam("game_id"))
 _TABLE = ratings.with_ratings(
     select(Seat.seat, Seat.player_id, Seat.bot_level, Player.name, Player.handle)
@@ -305,6 +308,7 @@ async def load_snapshot(
         updated_at=row["updated_at"],
         turn_seconds=row["turn_seconds"],
         clock=Clock.load(row["clock"]),
+        options=row["options"] or {},
         log=await game_log.tail(session, conn, game_id, row["log_length"]),
     )
 

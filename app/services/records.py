@@ -1,4 +1,5 @@
-"""A finished game's record: exported as one document, replayed move by move, verified.
+"""A finished game's record: exported as one document, and verified (replays move by move are
+``app.services.replays``).
 
 The record holds everything needed to rebuild the game with the engine alone: the game kind,
 its options, the number of players, the seed (revealed once the game is over), the published
@@ -17,15 +18,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db import storable
 from app.models import Game, Lobby, Move
 from app.services.errors import Problem
-from app.services import game_log
-from app.services.games import CONCEDED, conceded_outcome, final_outcome, load_snapshot
-from engine.core import BaseState, Event, IllegalMove, full_view, log_view, play
+from app.services.games import CONCEDED, conceded_outcome, final_outcome
+from engine.core import IllegalMove, play
 from engine.registry import GAMES, get_game
 
 FORMAT = "campground-game/1"
 
 
-async def _ended(session: AsyncSession, game_id: str) -> Game:
+async def ended(session: AsyncSession, game_id: str) -> Game:
+    """The game's row, once it has ended (finished or aborted)."""
     row = await session.get(Game, game_id) if storable(game_id) else None
     if row is None:
         raise Problem(404, "No such game.")
@@ -36,7 +37,7 @@ async def _ended(session: AsyncSession, game_id: str) -> Game:
 
 async def export(session: AsyncSession, game_id: str) -> dict[str, Any]:
     """The whole record of an ended game, as one JSON-ready document."""
-    row = await _ended(session, game_id)
+    row = await ended(session, game_id)
     players = await session.scalar(select(Lobby.seat_count).where(Lobby.game_id == game_id))
     moves = await session.scalars(
         select(Move).where(Move.game_id == game_id).order_by(Move.seq)
@@ -57,47 +58,23 @@ async def export(session: AsyncSession, game_id: str) -> dict[str, Any]:
     }
 
 
-async def _replayed(session: AsyncSession, row: Game, at: int) -> tuple[BaseState, list[Event]]:
-    """The state after move ``at``, rebuilt from the seed and the move log alone, and the
-    log's entries up to it."""
-    game = get_game(row.kind)
-    players = await session.scalar(select(Lobby.seat_count).where(Lobby.game_id == row.id))
-    state = game.setup(players, game.options(row.options), row.seed)
-    entries = list(state.log)
-    moves = await session.scalars(
-        select(Move).where(Move.game_id == row.id, Move.seq <= at).order_by(Move.seq)
-    )
-    for m in moves:
-        state = play(game, state, m.seat, m.move)
-        entries += state.log
-    return state, entries
-
-
 async def state_at(session: AsyncSession, game_id: str, at: int) -> dict[str, Any]:
-    """The state after move ``at`` of any game, as stored (the admin's)."""
+    """The state after move ``at`` of any game (the admin's), rebuilt from the seed and the
+    move log alone: the live game, as stored."""
     row = await session.get(Game, game_id) if storable(game_id) else None
     if row is None:
         raise Problem(404, "No such game.")
     if not 0 <= at <= row.version:
         raise Problem(422, f"at must be between 0 and {row.version}.")
-    state, _ = await _replayed(session, row, at)
-    return get_game(row.kind).dump(state)
-
-
-async def replay_view(session: AsyncSession, game_id: str, at: int) -> dict[str, Any]:
-    """What a spectator saw after move ``at`` of an ended game (the seed is public by now),
-    with the whole log up to it."""
-    row = await _ended(session, game_id)
-    if not 0 <= at <= row.version:
-        raise Problem(422, f"at must be between 0 and {row.version}.")
-    snap = await load_snapshot(session, game_id)
-    if at == row.version:
-        log = await game_log.page(session, game_id, snap.log.length, snap.log.length)
-        return snap.live_view(None) | {"log": log}
-    state, entries = await _replayed(session, row, at)
-    return full_view(snap.game, state, None) | {
-        "table": snap.table(), "log_length": len(entries), "log": log_view(entries),
-    }
+    game = get_game(row.kind)
+    players = await session.scalar(select(Lobby.seat_count).where(Lobby.game_id == game_id))
+    state = game.setup(players, game.options(row.options), row.seed)
+    moves = await session.scalars(
+        select(Move).where(Move.game_id == game_id, Move.seq <= at).order_by(Move.seq)
+    )
+    for m in moves:
+        state = play(game, state, m.seat, m.move)
+    return game.dump(state)
 
 
 @dataclass

@@ -40,9 +40,6 @@ class Patch:
 
 PATCHES: dict[str, Patch] = {p.key: p for p in (
     # Green: one-time, used the moment the patch is gained (basic) or turned advanced.
-    Patch("trailblazer", "Trailblazer", GREEN,
-          "Move one of your campers one space for free (no cost, no gifts, no patch).",
-          "Make two such free moves."),
     Patch("forager", "Forager", GREEN,
           "Draw 2 cards from the supply deck.",
           "Draw 3 cards from the supply deck."),
@@ -52,7 +49,11 @@ PATCHES: dict[str, Patch] = {p.key: p for p in (
     Patch("buddy_system", "Buddy System", GREEN,
           "Place a camper from your supply for free on a card next to one of your campers.",
           "Place a camper from your supply for free on any map card."),
-    # Blue: ongoing.
+    # Blue: ongoing. Trailblazer is shown on the green map cards (see docs/rules).
+    Patch("trailblazer", "Trailblazer", BLUE,
+          "Once each turn, move one of your campers one space for free (no cost, no gifts, "
+          "no patch), before or after your action.",
+          "Twice each turn."),
     Patch("pack_mule", "Pack Mule", BLUE,
           "Your hand limit is 1 higher.",
           "Your hand limit is 2 higher."),
@@ -251,7 +252,7 @@ MASTERIES: dict[str, Mastery] = {m.key: m for m in (
     Mastery("frontier", "Frontier Mastery", "Have campers on all 4 corner map cards.",
             ("trailblazer", "shelter_builder", "knot_tyer", "pack_mule")),
     Mastery("ghost_story", "Ghost Story Night",
-            "Have a camper on a map card holding at least 4 campers.",
+            "Have at least 4 campers on a single map card.",
             ("campfire", "good_neighbor", "water_bearer", "buddy_system")),
     Mastery("guiding", "Guiding", "Have campers on 3 different blue square map cards.",
             ("pack_mule", "supply_runner", "shelter_builder", "good_neighbor")),

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from engine.pinetop import rules
 from engine.pinetop.cards import MASTERIES, PATCHES, SUPPLY
-from engine.pinetop.moves import (Befriend, Claim, Discard, DrawDeck, Give, Move, MoveCamper,
-                                  Pass, Pay, Place, Refresh, Skip, Step, Stop, Take)
+from engine.pinetop.moves import (Befriend, Claim, Discard, Done, DrawDeck, Give, Move,
+                                  MoveCamper, Pass, Pay, Place, Refresh, Skip, Step, Stop, Take)
 from engine.pinetop.payment import TENT
 from engine.pinetop.state import SEAT_NAMES, PinetopState
 
@@ -46,7 +46,14 @@ def describe(s: PinetopState, seat: int, move: Move) -> str:
         verb = "Take" if s.phase != "power" else f"{PATCHES[s.power.patch].name}: take"
         return f"{verb} {card_label(card)} ({_slot(move.slot)})"
     if isinstance(move, Refresh):
+        if s.refreshed:
+            return "Discard the three new matching face-up cards too and turn up new ones"
+        if move.keep is not None:
+            return (f"Keep {card_label(s.face_up[move.keep])} ({_slot(move.keep)}); discard "
+                    "the other three matching face-up cards and turn up new ones")
         return "Discard the three matching face-up cards and turn up new ones"
+    if isinstance(move, Done):
+        return "End your turn"
     if isinstance(move, Stop):
         return "Draw no more"
     if isinstance(move, MoveCamper):
@@ -76,7 +83,7 @@ def describe(s: PinetopState, seat: int, move: Move) -> str:
     if isinstance(move, Pay):
         return f"Pay {card_label(move.card)}"
     if isinstance(move, Step):
-        return f"Trailblazer: move {name(s, move.start)} → {name(s, move.to)}"
+        return f"Trailblazer: move {name(s, move.start)} → {name(s, move.to)} for free"
     if isinstance(move, Skip):
         return f"Skip the rest of {PATCHES[s.power.patch].name}"
     if isinstance(move, Claim):
@@ -98,8 +105,9 @@ _PROMPTS = {
     "draw": "draw a second card, move a camper, or draw no more.",
     "gift": "give a supply card to each player due one.",
     "pay": "pay the cost one card at a time.",
-    "power": "use your green patch's power or skip it.",
+    "power": "use your green patch's power or skip it (or first claim a mastery card).",
     "mastery": "claim a spot on the mastery card you completed.",
+    "after": "make a free move or spend your Friendship token, or end your turn.",
     "discard": "discard down to your hand limit.",
     "over": "the game is over.",
 }

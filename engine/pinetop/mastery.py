@@ -46,7 +46,7 @@ CONDITIONS: dict[str, Callable[[PinetopState, int], bool]] = {
     "camping_cooperation": lambda s, p: any(m >= 2 and o == 1 for m, o in _shared(s, p)),
     "cookie_seller": lambda s, p: sum(1 for m, o in _shared(s, p) if o) >= 2,
     "frontier": lambda s, p: set(corners(s.cols, s.rows)) <= set(_mine(s, p)),
-    "ghost_story": lambda s, p: any(m + o >= 4 for m, o in _shared(s, p)),
+    "ghost_story": lambda s, p: any(m >= 4 for m, _ in _shared(s, p)),
     "guiding": lambda s, p: _colour_cards(s, p, BLUE) >= 3,
     "intermediate": lambda s, p: _count(s, p, BLUE) >= 4,
     "lone_wolf": lambda s, p: s.rank[p] >= WOODCHUCK and len(_mine(s, p)) == 1,

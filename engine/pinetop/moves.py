@@ -33,9 +33,12 @@ class Take(_Move):
 
 
 class Refresh(_Move):
-    """Discard three matching face-up cards and turn up new ones, before drawing."""
+    """Draw Two: first discard three matching face-up cards and turn up new ones (again
+    while the three new ones all match, if you like). With four matching, ``keep`` is the
+    slot that stays."""
 
     type: Literal["refresh"] = "refresh"
+    keep: int | None = Field(default=None, ge=0, le=3)
 
 
 class Stop(_Move):
@@ -79,7 +82,7 @@ class Pay(_Move):
 
 
 class Step(_Move):
-    """Trailblazer: move a camper one space for free."""
+    """Trailblazer: move a camper one space for free, before or after your action."""
 
     type: Literal["step"] = "step"
     start: int = Field(ge=0, le=15)
@@ -115,6 +118,12 @@ class Discard(_Move):
     card: int = Field(ge=0, le=77)
 
 
+class Done(_Move):
+    """End your turn here (before discarding down to your hand limit)."""
+
+    type: Literal["done"] = "done"
+
+
 class Pass(_Move):
     """Nothing else can be done: end the turn."""
 
@@ -123,7 +132,7 @@ class Pass(_Move):
 
 Move = Annotated[
     DrawDeck | Take | Refresh | Stop | MoveCamper | Place | Give | Pay | Step | Skip | Claim
-    | Befriend | Discard | Pass,
+    | Befriend | Discard | Done | Pass,
     Field(discriminator="type"),
 ]
 move_adapter: TypeAdapter[Move] = TypeAdapter(Move)

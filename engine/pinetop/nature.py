@@ -15,13 +15,15 @@ from engine.pinetop.cards import (BEAR, CHOSEN_ANIMALS, CONDITIONS, DIRECTION_NA
 from engine.pinetop.state import Nature, PinetopState
 
 
-def set_out(rng: Rng, cells: int) -> Nature:
+def set_out(rng: Rng, cells: int, animal: str) -> Nature:
+    """The pieces on random map cards; the third animal is the table's choice, or else drawn
+    at random."""
     deck = [c.id for c in CONDITIONS]
     rng.shuffle(deck)
     forecast = deck.pop()
     spots = list(range(cells))
     rng.shuffle(spots)
-    third = CHOSEN_ANIMALS[rng.below(len(CHOSEN_ANIMALS))]
+    third = CHOSEN_ANIMALS[rng.below(len(CHOSEN_ANIMALS))] if animal == "random" else animal
     animals = {a: spots[i] for i, a in enumerate((*FIXED_ANIMALS, third))}
     return Nature(weather=CONDITIONS[forecast].weather, animals=animals, forecast=forecast,
                   deck=tuple(deck))

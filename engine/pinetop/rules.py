@@ -17,12 +17,12 @@ from engine.pinetop.cards import (ANY, BASE_SUPPLY, BEAVER, BLUE, COLOURS, DOUBL
                                   OTTER, PATCHES, PATCHES_OF, RANKS, SUPPLY)
 from engine.pinetop.mastery import claimable
 from engine.pinetop.moves import (Befriend, Claim, Discard, DrawDeck, Give, Move, MoveCamper,
-                                  Pass, Pay, Place, Refresh, Skip, Step, Stop, Take)
+                                  Done, Pass, Pay, Place, Refresh, Skip, Step, Stop, Take)
 from engine.pinetop.payment import TENT, key, needed, needed_by_key
 from engine.pinetop.state import SEAT_NAMES, Options, PinetopState
 
-GREEN_POWER = {  # (basic, advanced): free moves, cards drawn, face-up takes, placements
-    "trailblazer": (1, 2), "forager": (2, 3), "campfire": (1, 2), "buddy_system": (1, 1),
+GREEN_POWER = {  # (basic, advanced): cards drawn, face-up takes, placements
+    "forager": (2, 3), "campfire": (1, 2), "buddy_system": (1, 1),
 }
 CELLS = 16
 GREY_PATCHES = PATCHES_OF[GREY]
@@ -31,7 +31,8 @@ _TURN_ORDER = {n: [[(seat + i) % n for i in range(1, n)] for seat in range(n)]
                for n in range(2, 6)}
 
 # Moves are frozen values: every one is built once here, not at every step.
-DRAW_DECK, REFRESH, STOP, SKIP, PASS = DrawDeck(), Refresh(), Stop(), Skip(), Pass()
+DRAW_DECK, REFRESH, STOP, SKIP, PASS, DONE = DrawDeck(), Refresh(), Stop(), Skip(), Pass(), Done()
+REFRESH_KEEPING = [Refresh(keep=i) for i in range(4)]
 TAKE = [Take(slot=i) for i in range(4)]
 PLACE = [Place(to=p) for p in range(CELLS)]
 TRAVEL = {(a, b, patch, tower): MoveCamper(start=a, to=b, patch=patch, tower=tower)
@@ -115,10 +116,12 @@ def occupants(s: PinetopState, seat: int, pos: int) -> tuple[int, ...]:
 def gifts_due(s: PinetopState, seat: int, pos: int) -> tuple[tuple[int, ...], int]:
     """Who may receive a gift for joining ``pos``, and how many gifts are due."""
     owed = occupants(s, seat, pos)
+    if nature.animal_at(s, pos, OTTER):  # at the first placements too
+        return (), 0
     if s.phase == "setup":
         return owed, len(owed)
     neighbour = level(s, seat, "good_neighbor")
-    if neighbour == 2 or nature.animal_at(s, pos, OTTER):
+    if neighbour == 2:
         return (), 0
     return owed, min(1, len(owed)) if neighbour else len(owed)
 
@@ -181,20 +184,46 @@ def _legal_setup(s: PinetopState, seat: int) -> list[Move]:
 
 
 def _legal_action(s: PinetopState, seat: int) -> list[Move]:
-    moves: list[Move] = _draws(s)
-    if s.refreshed:
+    moves: list[Move] = [*_draws(s), *_refreshes(s)]
+    if s.refreshed:  # a refresh begins the Draw Two action: a draw must follow
         return moves or [STOP]
-    if supply.matching_three(s):
-        moves.append(REFRESH)
     moves += _travels(s, seat, patch=True)
     moves += _placements(s, seat)
-    if s.friendship[seat] == "held":
-        moves += _friendship_uses(s, seat)
-    return moves or [PASS]
+    return (moves or [PASS]) + extras(s, seat)
 
 
 def _legal_draw(s: PinetopState, seat: int) -> list[Move]:
-    return [*_draws(s), *_travels(s, seat, patch=False), STOP]
+    travels = [] if s.refreshed else _travels(s, seat, patch=False)
+    return [*_draws(s), *travels, STOP, *extras(s, seat)]
+
+
+def _legal_after(s: PinetopState, seat: int) -> list[Move]:
+    return [*extras(s, seat), DONE]
+
+
+def _refreshes(s: PinetopState) -> list[Move]:
+    """At the start of the turn, three matching face-up cards may go (with four, the player
+    keeps the one they choose); after a refresh, the three new ones again if they all
+    match."""
+    if s.refreshed:
+        new = [s.face_up[i] for i in s.refresh_slots]
+        return [REFRESH] if supply.all_match(new) else []
+    slots = supply.matching(s)
+    if len(slots) == 4:
+        return [REFRESH_KEEPING[i] for i in slots]
+    return [REFRESH] if slots else []
+
+
+def extras(s: PinetopState, seat: int) -> list[Move]:
+    """What may be done at any point of the turn besides the action: Trailblazer's free
+    moves and spending the Friendship token."""
+    moves: list[Move] = []
+    if level(s, seat, "trailblazer") > s.steps:
+        moves += [STEP[a, b] for a in mine(s, seat) for b in neighbours(s.cols, s.rows, a)
+                  if not nature.bear(s, b)]
+    if s.friendship[seat] == "held":
+        moves += _friendship_uses(s, seat)
+    return moves
 
 
 def _draws(s: PinetopState) -> list[Move]:
@@ -273,14 +302,13 @@ def _placements(s: PinetopState, seat: int) -> list[Move]:
 
 
 def _friendship_uses(s: PinetopState, seat: int) -> list[Move]:
-    """Another player's patch at a higher level than your own, each patch and level once."""
+    """Any other player's patch, whatever the spender's own patches; each patch and level
+    once (from the first player after the spender holding it)."""
     moves: list[Move] = []
     seen: set = set()
-    for owner in range(s.players):
-        if owner == seat:
-            continue
+    for owner in _TURN_ORDER[s.players][seat]:
         for patch, advanced in s.patches[owner].items():
-            if (patch, advanced) not in seen and level(s, seat, patch) < 1 + advanced:
+            if (patch, advanced) not in seen:
                 seen.add((patch, advanced))
                 moves.append(BEFRIEND[owner, patch])
     return moves
@@ -309,14 +337,12 @@ def _legal_pay(s: PinetopState, seat: int) -> list[Move]:
 
 
 def _legal_power(s: PinetopState, seat: int) -> list[Move]:
-    return [*power_options(s, seat), SKIP]
+    """The green power, or first a mastery claim come due with it: the player's order."""
+    return [*power_options(s, seat), SKIP, *_legal_mastery(s, seat)]
 
 
 def power_options(s: PinetopState, seat: int) -> list[Move]:
     patch = s.power.patch
-    if patch == "trailblazer":
-        return [STEP[a, b] for a in mine(s, seat) for b in neighbours(s.cols, s.rows, a)
-                if not nature.bear(s, b)]
     if patch == "campfire":
         return [TAKE[i] for i, c in enumerate(s.face_up) if c is not None]
     if not s.campers_left[seat]:
@@ -325,7 +351,9 @@ def power_options(s: PinetopState, seat: int) -> list[Move]:
         spots = range(len(s.grid))
     else:
         spots = {b for a in mine(s, seat) for b in neighbours(s.cols, s.rows, a)}
-    return [PLACE[p] for p in sorted(spots) if placeable(s, p)]
+    # A camper placed on an occupied card gives the gifts every placement gives.
+    return [PLACE[p] for p in sorted(spots)
+            if placeable(s, p) and len(s.hands[seat]) >= gifts_due(s, seat, p)[1]]
 
 
 def _legal_mastery(s: PinetopState, seat: int) -> list[Move]:
@@ -339,7 +367,7 @@ def _legal_discard(s: PinetopState, seat: int) -> list[Move]:
 _LEGAL = {
     "setup": _legal_setup, "action": _legal_action, "draw": _legal_draw, "gift": _legal_gift,
     "pay": _legal_pay, "power": _legal_power, "mastery": _legal_mastery,
-    "discard": _legal_discard,
+    "after": _legal_after, "discard": _legal_discard,
 }
 
 

@@ -42,7 +42,7 @@ def setup(players: int, options: Options, seed: int) -> PinetopState:
     s.rank = [0] * players
     s.friendship = ["none"] * players
     if options.nature:
-        s.nature = nature.set_out(rng, len(s.grid))
+        s.nature = nature.set_out(rng, len(s.grid), options.animal)
     s.say(f"The map is dealt, {cols} cards across and {rows} high. Mastery cards: "
           + ", ".join(MASTERIES[k].name for k in s.masteries) + ".")
     if swapped is not None:

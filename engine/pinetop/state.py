@@ -10,7 +10,8 @@ from engine.core import BaseState, Rng
 
 SEAT_NAMES = ["Red", "Blue", "Yellow", "Green", "Purple"]
 
-Phase = Literal["setup", "action", "draw", "gift", "pay", "power", "mastery", "discard", "over"]
+Phase = Literal["setup", "action", "draw", "gift", "pay", "power", "mastery", "after",
+                "discard", "over"]
 
 
 class Options(BaseModel):
@@ -24,6 +25,11 @@ class Options(BaseModel):
     nature: bool = Field(
         default=False, title="Nature expansion",
         description="Weather and animals move round the map and change costs and moves.")
+    animal: Literal["random", "elk", "trout", "beaver", "otter"] = Field(
+        default="random", title="Nature: the third animal",
+        description="Joins the Bear and the Eagle (Nature expansion): chosen, or at random.",
+        json_schema_extra={"enum_labels": {"random": "At random", "elk": "Elk", "trout": "Trout",
+                                           "beaver": "Beaver", "otter": "Otter"}})
     tower: bool = Field(
         default=False, title="Observation Tower",
         description="A free step toward the tower, and ten double supply cards.")
@@ -39,7 +45,7 @@ class Pending(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    kind: Literal["setup", "move", "gain", "place"]
+    kind: Literal["setup", "move", "gain", "place", "power"]
     start: int | None = None
     to: int
     patch: str | None = None
@@ -113,10 +119,14 @@ class PinetopState(BaseState):
     draw_side: Literal["left", "right"] | None = None
     took_wild: bool = False  # a face-up wild: the only card this turn
     refreshed: bool = False
+    refresh_slots: list[int] = []  # the face-up slots the last refresh turned up
     acted: bool = False  # this turn's action is over
+    ended: bool = False  # and nothing more is done before the discards
+    steps: int = 0  # Trailblazer's free moves made this turn
     nature_shifted: bool = False  # nature shifts at most once a turn
     pending: Pending | None = None
     power: Power | None = None
+    waiting: list[Power] = []  # green powers due after the one in hand (see turn.gain)
     winner: int | None = None
 
     def clone(self) -> PinetopState:
@@ -136,4 +146,6 @@ class PinetopState(BaseState):
             "masteries": list(self.masteries),
             "claims": [list(c) for c in self.claims],
             "friendship": list(self.friendship),
+            "waiting": list(self.waiting),
+            "refresh_slots": list(self.refresh_slots),
         })

@@ -56,28 +56,24 @@ def symbol(card: int) -> tuple:
     return c.suits, c.wild
 
 
-def matching_three(s: PinetopState) -> list[int] | None:
-    """The first three face-up slots showing one symbol, if at least three do."""
+def matching(s: PinetopState) -> list[int]:
+    """The face-up slots showing one supply symbol, if at least three do."""
     by: dict[tuple, list[int]] = {}
     for slot, card in enumerate(s.face_up):
         if card is not None:
             by.setdefault(symbol(card), []).append(slot)
-    for slots in by.values():
-        if len(slots) >= 3:
-            return slots[:3]
-    return None
+    return next((slots for slots in by.values() if len(slots) >= 3), [])
 
 
-def refresh(s: PinetopState) -> None:
-    """Discard three matching face-up cards and turn up new ones, again while the three new
-    cards all match."""
-    slots = matching_three(s)
-    while slots:
-        for slot in slots:
-            s.discard.append(s.face_up[slot])
-            s.face_up[slot] = None
-        for slot in slots:
-            s.face_up[slot] = draw_top(s)
-        new = [s.face_up[x] for x in slots]
-        if None in new or len({symbol(c) for c in new}) > 1:
-            break
+def all_match(cards: list[int | None]) -> bool:
+    return None not in cards and len({symbol(c) for c in cards}) == 1
+
+
+def refresh(s: PinetopState, slots: list[int]) -> None:
+    """Discard the face-up cards in ``slots`` and turn up new ones there."""
+    for slot in slots:
+        s.discard.append(s.face_up[slot])
+        s.face_up[slot] = None
+    for slot in slots:
+        s.face_up[slot] = draw_top(s)
+    s.refresh_slots = list(slots)

@@ -10,11 +10,11 @@ from engine.pinetop.cards import (BADGER, COLOURS, EAGLE, GREEN, MASTERIES, PATC
                                   SUPPLY, TROUT)
 from engine.pinetop.labels import card_label, reason
 from engine.pinetop.mastery import claimable
-from engine.pinetop.moves import (Befriend, Claim, Discard, DrawDeck, Give, Move, MoveCamper,
-                                  Pass, Pay, Place, Skip, Step, Stop, Take)
+from engine.pinetop.moves import (Befriend, Claim, Discard, Done, DrawDeck, Give, Move,
+                                  MoveCamper, Pass, Pay, Place, Refresh, Skip, Step, Stop, Take)
 from engine.pinetop.payment import needed
-from engine.pinetop.rules import (GREEN_POWER, card_name, crossed, gifts_due, greys, hand_limit,
-                                  is_legal, level, name, patch_cost, power_options,
+from engine.pinetop.rules import (GREEN_POWER, card_name, crossed, extras, gifts_due, greys,
+                                  hand_limit, is_legal, level, name, patch_cost, power_options,
                                   tent_cost)
 from engine.pinetop.state import Borrowed, Pending, PinetopState, Power
 
@@ -39,25 +39,35 @@ def _setup_step(s: PinetopState, seat: int, move: Move) -> None:
 
 
 def _action_step(s: PinetopState, seat: int, move: Move) -> None:
-    if isinstance(move, (DrawDeck, Take, Stop)):
+    if isinstance(move, (DrawDeck, Take, Stop, Step, Befriend)):
         _draw_step(s, seat, move)
     elif isinstance(move, MoveCamper):
         _travel(s, seat, move)
     elif isinstance(move, Place):
         s.say(f"{name(seat)} places a camper on {card_name(s, move.to)}.", seat)
         _arrive(s, seat, "place", None, move.to)
-    elif isinstance(move, Befriend):
-        _befriend(s, seat, move)
     elif isinstance(move, Pass):
         s.say(f"{name(seat)} can do nothing and passes.", seat)
         s.acted = True
     else:
-        supply.refresh(s)
-        s.refreshed = True
-        s.say(f"{name(seat)} discards three matching face-up cards and turns up new ones.", seat)
+        _refresh(s, seat, move)
+
+
+def _refresh(s: PinetopState, seat: int, move: Refresh) -> None:
+    again = s.refreshed
+    slots = (s.refresh_slots if again
+             else [x for x in supply.matching(s) if x != move.keep][:3])
+    gone = ", ".join(card_label(s.face_up[x]) for x in slots)
+    supply.refresh(s, slots)
+    s.refreshed = True
+    s.say(f"{name(seat)} {'again ' if again else ''}discards {gone} from the face-up cards "
+          "and turns up new ones.", seat)
 
 
 def _draw_step(s: PinetopState, seat: int, move: Move) -> None:
+    if isinstance(move, (Step, Befriend)):
+        _extra(s, seat, move)
+        return
     if isinstance(move, MoveCamper):
         _travel(s, seat, move)
         return
@@ -97,10 +107,39 @@ def _travel(s: PinetopState, seat: int, move: MoveCamper) -> None:
     text = f"{name(seat)} moves from {card_name(s, start)} to {card_name(s, move.to)}"
     s.say(text + (f" for {PATCHES[patch].name}." if patch else "."), seat)
     s.campers[start].remove(seat)
-    if s.options.friendship and s.friendship[seat] == "none" and set(s.campers[move.to]) - {seat}:
+    if move.tower:
+        _joins(s, seat, toward(s.cols, start, s.tower))
+    _joins(s, seat, move.to)
+    _arrive(s, seat, kind, start, move.to, patch)
+
+
+def _joins(s: PinetopState, seat: int, pos: int) -> None:
+    """A camper moves onto ``pos`` (any move: an action's, the tower's free step on the way,
+    Trailblazer's): the first time another player's camper is there, a Friendship token."""
+    if s.options.friendship and s.friendship[seat] == "none" and set(s.campers[pos]) - {seat}:
         s.friendship[seat] = "held"
         s.say(f"{name(seat)} earns a Friendship token.", seat)
-    _arrive(s, seat, kind, start, move.to, patch)
+
+
+def _extra(s: PinetopState, seat: int, move: Step | Befriend) -> None:
+    """Trailblazer's free move or the Friendship token, at any point of the turn."""
+    if isinstance(move, Befriend):
+        _befriend(s, seat, move)
+        return
+    s.steps += 1
+    s.campers[move.start].remove(seat)
+    s.say(f"Trailblazer: {name(seat)} moves from {card_name(s, move.start)} to "
+          f"{card_name(s, move.to)} for free.", seat)
+    _joins(s, seat, move.to)
+    s.campers[move.to].append(seat)
+
+
+def _after_step(s: PinetopState, seat: int, move: Move) -> None:
+    if isinstance(move, Done):
+        s.ended = True
+        _end_of_turn(s, seat)
+    else:
+        _extra(s, seat, move)
 
 
 def _arrive(s: PinetopState, seat: int, kind: str, start: int | None, to: int,
@@ -114,8 +153,9 @@ def _arrive(s: PinetopState, seat: int, kind: str, start: int | None, to: int,
         s.campers_left[seat] -= 1
     else:
         cost = ()
-        if kind == "setup":
+        if kind in ("setup", "power"):
             s.campers_left[seat] -= 1
+        if kind == "setup":
             s.say(f"{name(seat)} places a camper on {card_name(s, to)}.", seat)
     s.campers[to].append(seat)
     s.pending = Pending(kind=kind, start=start, to=to, patch=patch, owed=owed if gifts else (),
@@ -144,7 +184,7 @@ def _finish(s: PinetopState, seat: int) -> None:
     if p.paid:
         s.discard += p.paid
         s.say(f"{name(seat)} pays " + ", ".join(card_label(c) for c in p.paid) + ".", seat)
-    if p.kind == "setup":
+    if p.kind in ("setup", "power"):
         return
     s.acted = True
     if p.kind in ("move", "gain") and nature.animal_at(s, p.to, EAGLE):
@@ -156,15 +196,16 @@ def _finish(s: PinetopState, seat: int) -> None:
         gain(s, seat, p.patch)
 
 
-def gain(s: PinetopState, seat: int, patch: str, mastery: bool = False) -> None:
-    """``seat`` gains ``patch``: new (advanced at once through a mastery card), or a second
-    time and turned advanced. A green patch's power follows; then the rank is checked."""
+def gain(s: PinetopState, seat: int, patch: str) -> None:
+    """``seat`` gains ``patch``, from a map card or a mastery card alike: new (basic), or a
+    second time and turned advanced. A green patch's power follows; then the rank is
+    checked."""
     held = s.patches[seat].get(patch)
-    advanced = mastery or held is not None
+    advanced = held is not None
     s.patches[seat][patch] = advanced
     pname = PATCHES[patch].name
     if held is None:
-        s.say(f"{name(seat)} gains {pname}" + (", advanced." if advanced else "."), seat)
+        s.say(f"{name(seat)} gains {pname}.", seat)
     else:
         s.say(f"{name(seat)}'s {pname} turns advanced.", seat)
     if PATCHES[patch].colour == GREEN:
@@ -178,7 +219,15 @@ def _start_power(s: PinetopState, seat: int, patch: str, advanced: bool) -> None
         got = supply.draw_to_hand(s, seat, count)
         s.say(f"{name(seat)}'s Forager draws {got} cards.", seat)
     else:
+        if s.power is not None:  # a mastery claim made before the power in hand was used
+            s.waiting = [s.power, *s.waiting]
         s.power = Power(patch=patch, advanced=advanced, left=count)
+
+
+def _power_done(s: PinetopState) -> None:
+    """The power in hand is used up or let go: the one waiting, if any, is next."""
+    s.power = s.waiting[0] if s.waiting else None
+    s.waiting = s.waiting[1:]
 
 
 def meets(s: PinetopState, seat: int, rank: int) -> bool:
@@ -214,23 +263,23 @@ def _befriend(s: PinetopState, seat: int, move: Befriend) -> None:
 def _power_step(s: PinetopState, seat: int, move: Move) -> None:
     power = s.power
     pname = PATCHES[power.patch].name
+    if isinstance(move, Claim):
+        _mastery_step(s, seat, move)
+        return
     if isinstance(move, Skip):
-        s.power = None
+        _power_done(s)
         s.say(f"{name(seat)} lets the rest of {pname} go.", seat)
         return
-    if isinstance(move, Step):
-        s.campers[move.start].remove(seat)
-        s.campers[move.to].append(seat)
-        s.say(f"{pname}: {name(seat)} moves from {card_name(s, move.start)} to "
-              f"{card_name(s, move.to)}.", seat)
-    elif isinstance(move, Take):
+    if power.left > 1:
+        s.power = power.model_copy(update={"left": power.left - 1})
+    else:
+        _power_done(s)
+    if isinstance(move, Take):
         card = supply.take_face_up(s, seat, move.slot)
         s.say(f"{pname}: {name(seat)} takes {card_label(card)}.", seat)
     else:
-        s.campers_left[seat] -= 1
-        s.campers[move.to].append(seat)
         s.say(f"{pname}: {name(seat)} places a camper on {card_name(s, move.to)}.", seat)
-    s.power = power.model_copy(update={"left": power.left - 1}) if power.left > 1 else None
+        _arrive(s, seat, "power", None, move.to)
 
 
 def _mastery_step(s: PinetopState, seat: int, move: Claim) -> None:
@@ -239,7 +288,7 @@ def _mastery_step(s: PinetopState, seat: int, move: Claim) -> None:
     patch = MASTERIES[move.mastery].patches[move.spot]
     s.say(f"{name(seat)} completes {MASTERIES[move.mastery].name} and claims "
           f"{PATCHES[patch].name}.", seat)
-    gain(s, seat, patch, mastery=True)
+    gain(s, seat, patch)
 
 
 def _discard_step(s: PinetopState, seat: int, move: Discard) -> None:
@@ -251,7 +300,7 @@ def _discard_step(s: PinetopState, seat: int, move: Discard) -> None:
 _STEP = {
     "setup": _setup_step, "action": _action_step, "draw": _draw_step, "gift": _give,
     "pay": _pay_step, "power": _power_step, "mastery": _mastery_step,
-    "discard": _discard_step,
+    "after": _after_step, "discard": _discard_step,
 }
 
 
@@ -259,8 +308,8 @@ _STEP = {
 
 
 def _proceed(s: PinetopState) -> None:
-    seat = s.active
     while s.winner is None:
+        seat = s.active
         p = s.pending
         if p is not None:
             if p.gifts:
@@ -275,24 +324,29 @@ def _proceed(s: PinetopState) -> None:
             if power_options(s, seat):
                 s.phase = "power"
                 return
-            s.power = None
+            _power_done(s)
             continue
         if s.turn == 0:
             _next_setup(s)
-            return
+            if s.turn == 0:
+                return
+            continue
         if claimable(s, seat):
             s.phase = "mastery"
             return
         if not s.acted:
             s.phase = "draw" if s.drawn else "action"
             return
-        if s.phase != "discard":
+        if not s.ended:
+            if extras(s, seat):
+                s.phase = "after"
+                return
+            s.ended = True
             _end_of_turn(s, seat)
         if len(s.hands[seat]) > hand_limit(s, seat):
             s.phase = "discard"
             return
-        _next_turn(s)
-        return
+        _next_turn(s)  # a mastery card completed since the player's last turn is claimed now
     s.phase = "over"
 
 
@@ -321,6 +375,8 @@ def _next_turn(s: PinetopState) -> None:
     s.phase = "action"
     s.drawn = 0
     s.draw_side = None
-    s.took_wild = s.refreshed = s.acted = s.nature_shifted = False
+    s.took_wild = s.refreshed = s.acted = s.ended = s.nature_shifted = False
+    s.steps = 0
+    s.refresh_slots = []
     s.borrowed = None
     s.say(f"Turn {s.turn}: {name(s.active)}.")

@@ -11,10 +11,10 @@ never which.
 
     {
       "phase": "setup" | "action" | "draw" | "gift" | "pay" | "power" | "mastery"
-               | "discard" | "over",
+               | "after" | "discard" | "over",
       "turn": int (0 during setup), "active": seat,
       "first": seat,                 # the first player (drawn at setup)
-      "options": {"friendship": bool, "nature": bool, "tower": bool},
+      "options": {"friendship": bool, "nature": bool, "animal": str, "tower": bool},
       "grid": {"cols": int, "rows": int},
       "map": [{                      # one per position, row by row from the top left
           "pos": int, "row": int, "col": int,
@@ -43,10 +43,11 @@ never which.
           "drawn": int,              # cards drawn by the draw action
           "draw_side": "left" | "right" | None,
           "refreshed": bool, "acted": bool (the action is over),
+          "steps": int,              # Trailblazer's free moves made this turn
           "borrowed": {"owner": seat, "patch": str, "advanced": bool} | None,
       },
       "pending": None | {            # a camper on its way, its gifts and payment to make
-          "kind": "setup" | "move" | "gain" | "place",
+          "kind": "setup" | "move" | "gain" | "place" | "power",
           "start": int | None, "to": int, "patch": str | None,
           "owed": [seat], "gifts": int,
           "cost": [requirement],     # "wood" | "water" | "food" | "rope" | "any"
@@ -54,6 +55,7 @@ never which.
           "paid": [card],            # put down so far (face up)
       },
       "power": None | {"patch": str, "advanced": bool, "left": int},
+      "waiting": [{"patch": str, "advanced": bool, "left": int}],  # green powers due next
       "nature": None | {
           "weather": "sunny" | "rain" | "wind",
           "weather_pos": int,        # clockwise round the map from above the top-left card
@@ -111,7 +113,7 @@ def view(s: PinetopState, seat: int | None) -> dict:
         "seats": [_seat(s, x, seat) for x in range(s.players)],
         "turn_state": {
             "drawn": s.drawn, "draw_side": s.draw_side, "refreshed": s.refreshed,
-            "acted": s.acted,
+            "acted": s.acted, "steps": s.steps,
             "borrowed": s.borrowed.model_dump() if s.borrowed else None,
         },
         "pending": None if p is None else {
@@ -120,6 +122,7 @@ def view(s: PinetopState, seat: int | None) -> dict:
             "paid": [_card(c) for c in p.paid],
         },
         "power": s.power.model_dump() if s.power else None,
+        "waiting": [w.model_dump() for w in s.waiting],
         "nature": _nature(s),
         "tower": s.tower,
         "winner": s.winner,

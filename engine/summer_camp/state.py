@@ -27,7 +27,9 @@ class Options(BaseModel):
 
     packs: list[PackId] = Field(
         default=DEFAULT_PACKS, title="Activity packs",
-        description="Choose 3 of the 7; each gives one path its activity.")
+        description="Choose 3 of the 7; each gives one path its activity.",
+        # The packs' names as the game writes them, for forms and summaries ("Arts & Crafts").
+        json_schema_extra={"enum_labels": PACKS})
 
     @field_validator("packs")
     @classmethod

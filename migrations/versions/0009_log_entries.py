@@ -2,7 +2,8 @@
 
 Every move used to write the game's whole state, log included, so a move cost more the later
 it came. The entries of each stored state move to ``log_entries`` (numbered from 0, in
-order) and ``games.log_length`` counts them; the state keeps the live game only.
+order) and ``games.log_length`` counts them; the state keeps the live game only, and counts
+its log's entries (``logged``).
 
 Revision ID: 0009
 Revises: 0008
@@ -62,6 +63,8 @@ def upgrade() -> None:
     for rows in _batches(bind):
         for game_id, state in rows:
             log = state.pop('log', None) or []
+            # The number of the next entry: the state counts its log, it does not hold it.
+            state['logged'] = len(log)
             if log:
                 bind.execute(entries.insert(), [
                     {'game_id': game_id, 'n': n, 'seat': e.get('seat'), 'text': e['text']}
@@ -81,6 +84,7 @@ def downgrade() -> None:
                 sa.select(entries.c.seat, entries.c.text)
                 .where(entries.c.game_id == game_id).order_by(entries.c.n)
             ).all()
+            state.pop('logged', None)
             state['log'] = [{'text': text, 'seat': seat} for seat, text in log]
             bind.execute(games.update().where(games.c.id == game_id).values(state=state))
     op.drop_table('log_entries')

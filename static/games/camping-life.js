@@ -70,6 +70,11 @@ export function render(root, view, ctx) {
 }
 
 // The engine's log names seats by colour; show who sits there too.
+// Each seat's colour, as the game names it: the frame draws the seat's badges in it.
+export function seatColour(view, seat) {
+  return ["Red", "Blue"][seat] || null;
+}
+
 export function logText(event, ctx) {
   return event.text.replace(/\b(Red|Blue)\b/g, (colour) => `${ctx.seatName(colour === "Red" ? 0 : 1)} (${colour})`);
 }

@@ -42,6 +42,11 @@ export function render(root, view, ctx) {
 
 // The engine's log names seats by colour; show who sits there too.
 const SEAT_NAMES = ["Red", "Blue", "Yellow", "Green", "Purple"];
+// Each seat's colour, as the game names it: the frame draws the seat's badges in it.
+export function seatColour(view, seat) {
+  return view.seats?.[seat]?.name || null;
+}
+
 export function logText(event, ctx) {
   return event.text.replace(/\b(Red|Blue|Yellow|Green|Purple)\b(?! tent)/g,
     (colour) => `${ctx.seatName(SEAT_NAMES.indexOf(colour))} (${colour})`);
@@ -61,13 +66,15 @@ const ASK = {
   pay: "pay the cost one card at a time: tap a card in your hand",
   power: "use your green patch's power, or skip it",
   mastery: "claim a spot on the mastery card you completed: tap a highlighted patch",
+  after: "make a free Trailblazer move (tap an arrow on the map), spend your Friendship token, or end your turn",
   discard: "discard down to your hand limit: tap a card in your hand",
 };
 const WAITING = {
   setup: "to place a first camper", action: "to choose an action", draw: "to draw", gift: "to give gifts",
-  pay: "to pay", power: "to use a patch's power", mastery: "to claim a mastery card", discard: "to discard",
+  pay: "to pay", power: "to use a patch's power", mastery: "to claim a mastery card",
+  after: "to finish their turn", discard: "to discard",
 };
-const BUTTONS = ["refresh", "stop", "skip", "pass"];
+const BUTTONS = ["refresh", "stop", "skip", "pass", "done"];
 
 function prompt(view, ctx, of) {
   if (view.outcome) return winnerBox(view, ctx);
@@ -93,7 +100,7 @@ function pendingNote(view, ctx) {
   const p = view.pending;
   if (!p) return null;
   const where = p.start == null ? `to ${cardName(view, p.to)}` : `${cardName(view, p.start)} → ${cardName(view, p.to)}`;
-  const what = { setup: "First camper", move: "Moving", gain: "Moving", place: "New camper" }[p.kind];
+  const what = { setup: "First camper", move: "Moving", gain: "Moving", place: "New camper", power: "New camper" }[p.kind];
   return h("div", { class: "pt-pending small", "data-testid": "pending" },
     h("p", {}, `${what} ${where}`, p.patch ? ` for ${PATCH.get(p.patch).name}` : "", "."),
     p.gifts && p.owed.length ? h("p", {}, `Gifts still due: ${p.gifts}, to ${p.owed.map((s) => who(view, ctx, s)).join(", ")}.`) : null,
@@ -162,7 +169,9 @@ function mapSection(view, ctx, of) {
   const places = new Map(of("place").map((e) => [e.move.to, e]));
   // With Nature on, a ring of spaces round the map carries the weather.
   const ring = view.nature ? 1 : 0;
-  const track = "minmax(0, 1fr)";
+  // Cards never narrower than 8.5rem: room for 24 px edge targets and whole patch names. On a
+  // phone the map is then wider than the screen and scrolls sideways in its panel.
+  const track = "minmax(8.5rem, 1fr)";
   const style = `--cols:${cols};` + (ring
     ? `grid-template-columns:1.1rem repeat(${cols}, ${track}) 1.1rem;grid-template-rows:1.1rem repeat(${rows}, auto) 1.1rem`
     : `grid-template-columns:repeat(${cols}, ${track})`);
@@ -185,7 +194,7 @@ function mapSection(view, ctx, of) {
   fill(details, cardDetails(view, ctx));
   return h("section", { class: "pt-map pt-panel" },
     h("h2", {}, "The map ", h("span", { class: "muted small" }, `${cols} × ${rows} · tap a card for its patches`)),
-    grid,
+    h("div", { class: "pt-map-scroll", "data-testid": "map-scroll" }, grid),
     details);
 }
 
@@ -466,7 +475,23 @@ function rankSection(view, ctx) {
       rank.advanced ? h("span", { class: "pt-req-adv", title: `and ${rank.advanced} advanced` }, `+${rank.advanced}`, patchShape("grey", true)) : null)
         : h("span", { class: "muted small" }, "start"),
       h("div", { class: "pt-rank-tokens" }, view.seats.filter((s) => s.rank === i).map((s) =>
-        h("span", { class: `pt-disc seat-${s.name.toLowerCase()}`, title: ctx.seatName(s.seat) })))))));
+        h("span", { class: `pt-disc seat-${s.name.toLowerCase()}`, title: ctx.seatName(s.seat) })))))),
+    rankLegend());
+}
+
+// What the requirements under each rank mean: shapes are patches of that colour, a column is
+// one way to qualify, and the arrowed grey shape counts advanced patches.
+function rankLegend() {
+  const item = (shape, text) => h("li", {}, shape, h("span", {}, text));
+  return h("div", { class: "pt-legend small", "data-testid": "rank-legend" },
+    h("p", {}, "To move up a rank, hold the patches of any one column under it (",
+      h("span", { class: "pt-req-item" }, "3", patchShape("green")), " is three green patches), plus the advanced patches it asks for. Your hand limit becomes the rank's."),
+    h("ul", {},
+      item(patchShape("green"), "green patch"),
+      item(patchShape("blue"), "blue patch"),
+      item(patchShape("grey"), "grey patch"),
+      item(h("span", { class: "pt-req-adv" }, "+2", patchShape("grey", true)), "and 2 advanced patches, of any colour"),
+      item(h("span", { class: "muted" }, "or"), "another column that qualifies too")));
 }
 
 function natureSection(view) {

@@ -123,7 +123,7 @@ function medal(x, y, r, colour, value, rest, label) {
   return `<g class="sc-badge-stack"><title>${esc(label)}</title>${face}${under}</g>`;
 }
 
-const BONUS_NAMES = { draw: "draw a card", snack: "a snack bar token", move: "move another pawn" };
+const BONUS_NAMES = { draw: "draw a card", snack: "a snack bar token", move: "move any of your pawns 1 space" };
 
 /**
  * board: {paths: [{pack, bonuses[0..18], badges}], pawns[seat][path], participation, all_star,

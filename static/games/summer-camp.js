@@ -53,6 +53,11 @@ export function render(root, view, ctx) {
 }
 
 // The engine's log names seats by colour; show who sits there too.
+// Each seat's colour, as the game names it: the frame draws the seat's badges in it.
+export function seatColour(view, seat) {
+  return SEAT_COLOURS[seat] || null;
+}
+
 export function logText(event, ctx) {
   return event.text.replace(/\b(Red|Blue|Green|Yellow)\b/g,
     (colour) => `${ctx.seatName(SEAT_COLOURS.indexOf(colour))} (${colour})`);
@@ -84,7 +89,10 @@ function prompt(view, ctx, moves, otherCards) {
 
   let text;
   if (p && p.seats.includes(view.you)) {
-    text = active === view.you ? p.text : `${ctx.seatName(active)} played ${cardName(p.card)}: ${p.text}`;
+    // The prompt's text names its card first ("Dodgeball: discard…"): say it once.
+    const named = p.card ? `${cardName(p.card)}: ` : "";
+    const ask = named && p.text.startsWith(named) ? p.text.slice(named.length) : p.text;
+    text = active === view.you ? p.text : p.card ? `${ctx.seatName(active)} played ${cardName(p.card)}: ${ask}` : p.text;
   } else if (p) text = `Waiting for ${p.seats.map((s) => ctx.seatName(s)).join(", ")}: ${p.text}`;
   else if (active === view.you) text = "Your turn: play cards, buy from the display, then end your turn.";
   else text = `${ctx.seatName(active)} is playing.`;
@@ -159,7 +167,7 @@ function boardSection(view, ctx, paths) {
   const key = h("p", { class: "sc-key muted small" },
     h("span", {}, icon("draw"), "draw a card"),
     h("span", {}, icon("snack"), "snack bar token"),
-    h("span", {}, icon("move"), "move another pawn"),
+    h("span", {}, icon("move"), "move any of your pawns"),
     h("span", {}, h("span", { class: "sc-lake-key" }, "1–5"), "lake points if short of the final bridge"));
   section.append(key);
   return section;

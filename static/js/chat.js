@@ -10,6 +10,7 @@ export function chatPanel({ historyPath, send }) {
   const seen = new Set();
   const list = h("ol", { class: "chat-lines", "data-testid": "chat-lines", "aria-live": "polite" });
   const error = h("div");
+  let sent = ""; // the line last sent: given back to the input if the server refuses it
   const input = h("input", {
     name: "chat", maxLength: MAX_CHARS, autocomplete: "off", placeholder: "Say something to the table",
     "aria-label": "Chat message", "data-testid": "chat-input",
@@ -21,7 +22,7 @@ export function chatPanel({ historyPath, send }) {
       const text = input.value.trim();
       if (!text) return;
       error.replaceChildren();
-      if (send(text)) input.value = "";
+      if (send(text)) [sent, input.value] = [text, ""];
       else fill(error, errorBox("Not connected right now; try again in a moment."));
     },
   }, input, h("button", { type: "submit", "data-testid": "chat-send" }, "Send"));
@@ -54,7 +55,10 @@ export function chatPanel({ historyPath, send }) {
   return {
     element,
     add,
-    refused: (message) => fill(error, errorBox(message)),
+    refused: (message) => {
+      fill(error, errorBox(message));
+      if (!input.value) input.value = sent; // a refused line (too fast, too long) is not lost
+    },
     setWritable: (writable) => { form.hidden = !writable; },
   };
 }

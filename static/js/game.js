@@ -5,6 +5,7 @@ import { api, wsUrl } from "./api.js";
 import { countDown, timeLeft } from "./clock.js";
 import { fill, h, ICONS, svgIcon } from "./dom.js";
 import { alertToggles, turnAlerts } from "./alerts.js";
+import { firstHeld, loadOlder, logEntry } from "./log.js";
 import { lastMove, showFirstMove } from "./marks.js";
 import { replayBox } from "./replay.js";
 import { LiveSocket, STATUS_TEXT } from "./socket.js";
@@ -12,6 +13,7 @@ import { tableActions } from "./table-actions.js";
 import { chatPanel } from "./chat.js";
 import { ratingTag } from "./rating.js";
 import { concededNote, outcomeHeadline, standInText } from "./outcome.js";
+import { gameKinds, tableOptionsLine } from "./options.js";
 
 const ANIMATE_MS = 600; // as long as the longest mark animation in app.css
 const renderers = {}; // kind -> promise of its module (null when it has none)
@@ -33,6 +35,7 @@ export function gamePage(root, gameId) {
   let animateUntil = 0;
   let lookDue = false; // a change to show the first move for, once no move of ours is on its way
   const alertTurn = turnAlerts();
+  let gameKind = null; // the game kind (GET /api/games), for the options' names
 
   const parts = {
     head: h("div", { class: "game-head" }),
@@ -50,6 +53,9 @@ export function gamePage(root, gameId) {
     send: (text) => socket.send({ type: "chat", text, ref: `chat${++chats}` }),
   });
   chat.setWritable(false);
+  // Shown once there is a table: a page for a game that does not exist has no chat or alerts.
+  chat.element.hidden = true;
+  parts.alerts.hidden = true;
   root.append(h("div", { class: "game" },
     parts.head, parts.outcome, parts.table, parts.moves, parts.actions, parts.alerts, chat.element, parts.replay,
     parts.log));
@@ -70,21 +76,36 @@ export function gamePage(root, gameId) {
 
   const seatName = (seat) => view?.table?.seats?.[seat]?.name ?? `Seat ${seat + 1}`;
 
+  // The log's page before the entries held, put before them; a scrolled list keeps its place.
+  const older = async (scrollTop) => {
+    try {
+      if (!(await loadOlder(gameId, view))) return;
+    } catch (err) {
+      flash = err.message;
+      return drawHead();
+    }
+    await draw();
+    const list = parts.log.querySelector("[data-testid=log]");
+    if (list && scrollTop != null) list.scrollTop = scrollTop;
+  };
+
   const draw = async () => {
     if (!view) return drawHead();
     const kind = view.table?.kind || view.game;
     renderers[kind] ??= loadRenderer(kind);
     const renderer = await renderers[kind];
+    gameKind ??= (await gameKinds()).find((g) => g.id === kind) || null;
     const focused = document.activeElement?.dataset?.moveKey;
     const yourTurn = !view.outcome && view.to_act.includes(view.you);
     document.title = `${yourTurn ? "● Your turn · " : ""}${view.table?.title || kind} · Campground`;
     setFavicon(yourTurn);
     alertTurn(yourTurn, document.title);
     parts.alerts.hidden = view.you == null || Boolean(view.outcome);
+    chat.element.hidden = false;
     const ended = Boolean(view.outcome) || view.table?.status === "aborted";
     fill(parts.outcome, ended ? outcomeBox(view, seatName, gameId, renderer?.figure) : "");
     if (view.table?.status && view.table.status !== "active" && !parts.replay.firstChild) {
-      parts.replay.append(replayBox(gameId, version, renderer, seatName));
+      parts.replay.append(replayBox(gameId, version, renderer, seatName, seatBadge));
     }
 
     // The renderer marks the legal moves it placed; the rest go in the "Your moves" bar.
@@ -146,8 +167,9 @@ export function gamePage(root, gameId) {
     tableActions(parts.actions, view, gameId, rematchLobby);
     chat.setWritable(view.you !== null && view.you !== undefined);
     const logText = renderer?.logText ? (event) => renderer.logText(event, ctx) : (event) => event.text;
-    fill(parts.log, logBox(view.log || [], seatName, logText));
-    drawHead(logText);
+    const colourOf = (seat) => (renderer?.seatColour ? renderer.seatColour(view, seat) : null);
+    fill(parts.log, logBox(view, seatName, logText, colourOf, older));
+    drawHead(logText, colourOf);
     keepFocus(focused);
     lookDue ||= fresh;
     if (lookDue && !pending) {
@@ -171,27 +193,31 @@ export function gamePage(root, gameId) {
     (next || parts.head.querySelector('[data-testid="turn"]'))?.focus();
   };
 
-  const drawHead = (logText = (event) => event.text) => {
+  const drawHead = (logText = (event) => event.text, colourOf = () => null) => {
     const status = !view ? "" : view.outcome ? "Game over"
       : view.to_act.includes(view.you) ? (view.to_act.length > 1 ? "Your move (others decide too)" : "Your turn")
         : view.to_act.length ? `Waiting for ${view.to_act.map(seatName).join(", ")}` : "";
     const kind = view?.table?.kind || view?.game;
-    const latest = view?.log?.[view.log.length - 1];
+    // The last decision a person or bot made: the first line its move wrote, not the turn
+    // header or the clean-up that followed it.
+    const latest = view ? logEntry(view, view.last_decision) : null;
     fill(parts.head,
       h("div", { class: "title-row" },
         h("h1", {}, view?.table?.title || "Game"),
-        kind ? h("a", { href: `/rules/${kind}`, class: "rules-link", "data-testid": "rules-link" }, "Rules") : null,
+        // The rules open beside the table, never in its place.
+        kind ? h("a", { href: `/rules/${kind}`, class: "rules-link", "data-testid": "rules-link", target: "_blank", rel: "noopener" }, "Rules") : null,
         h("span", { class: `pill ${connection}`, "data-testid": "connection" }, STATUS_TEXT[connection])),
+      view?.table ? tableOptionsLine(gameKind, view.table.options, view.table.turn_seconds) : null,
       view && view.you == null ? h("p", { class: "notice watching", "data-testid": "watching" },
         "You are watching this table.") : null,
-      view ? seatsStrip(view, seatName) : null,
+      view ? seatsStrip(view, seatName, colourOf) : null,
       view?.table?.seats?.[view.you]?.away && !view.outcome ? h("p", { class: "turn", "data-testid": "away" },
         "The bot is playing for you while you are away. ",
         h("button", { type: "button", class: "primary", "data-testid": "back", onclick: back }, "Take my seat back")) : null,
       // The turn line is read out by screen readers whenever it changes.
       h("p", { class: view?.to_act.includes(view.you) && !view.outcome ? "turn yours" : "turn", "data-testid": "turn",
         "aria-live": "polite", tabindex: "-1" }, status, status && pending ? " · sending…" : ""),
-      latest ? h("p", { class: "last-move small", "data-testid": "last-move" },
+      latest ? h("p", { class: "last-move small", "data-testid": "last-move", "data-index": view.last_decision },
         h("span", { class: "muted" }, "Last: "), logText(latest)) : null,
       flash ? h("p", { class: "error", role: "alert", "data-testid": "flash" }, flash) : null,
     );
@@ -273,15 +299,23 @@ async function loadRenderer(kind) {
   }
 }
 
-function seatsStrip(view, seatName) {
+// A seat's badge: its number on the seat's colour where the game gives seats colours (the
+// number and the colour's name are the cues that do not rely on colour).
+export function seatBadge(seat, colour, title) {
+  return h("span", { class: `badge${colour ? ` seat-colour-${colour.toLowerCase()}` : ""}`,
+    title: colour ? `${title} (${colour})` : title, "data-testid": "seat-badge" }, seat + 1);
+}
+
+function seatsStrip(view, seatName, colourOf) {
   const seats = view.table?.seats || Array.from({ length: view.players }, (_, seat) => ({ seat }));
   return h("ol", { class: "seat-strip", "data-testid": "seat-strip" }, seats.map((s) => {
     const acting = !view.outcome && view.to_act.includes(s.seat);
     const winner = view.outcome?.winners.includes(s.seat);
     return h("li", { class: ["chip", acting && "acting", s.seat === view.you && "you", winner && "winner"].filter(Boolean).join(" ") },
       acting ? h("span", { class: "dot", role: "img", "aria-label": "to act" }) : null,
-      h("span", { class: "badge" }, s.seat + 1),
+      seatBadge(s.seat, colourOf(s.seat), seatName(s.seat)),
       seatName(s.seat),
+      colourOf(s.seat) ? h("span", { class: "seat-colour-name" }, colourOf(s.seat)) : null,
       s.bot ? h("span", { class: "chip-icon", title: `bot (${s.bot})` }, svgIcon(ICONS.bot, { label: "bot" })) : null,
       ratingTag(s.rating),
       s.seat === view.you ? h("span", { class: "tag you" }, "you") : null,
@@ -340,11 +374,17 @@ function outcomeBox(view, seatName, gameId, figure = pointsFigure) {
     h("p", {}, h("a", { href: "/", "data-nav": true, class: "button primary" }, "Back to camp")));
 }
 
-function logBox(log, seatName, logText) {
+function logBox(view, seatName, logText, colourOf, older) {
+  const log = view.log || [];
   const items = log.map((event) => h("li", {},
-    event.seat == null ? null : h("span", { class: "badge", title: seatName(event.seat) }, event.seat + 1),
+    event.seat == null ? null : seatBadge(event.seat, colourOf(event.seat), seatName(event.seat)),
     logText(event))).reverse();
+  const earlier = firstHeld(view) > 0;
+  // Scrolled to its end (the oldest entries), the list asks for the page before them.
+  const list = items.length ? h("ol", { "data-testid": "log", reversed: true, tabindex: "0", "aria-label": "What happened, newest first",
+    onscroll: (e) => { const el = e.currentTarget; if (earlier && el.scrollTop + el.clientHeight >= el.scrollHeight - 8) older(el.scrollTop); } }, items) : null;
   return h("section", { class: "log card" },
     h("h2", {}, "What happened"),
-    items.length ? h("ol", { "data-testid": "log", reversed: true, tabindex: "0", "aria-label": "What happened, newest first" }, items) : h("p", { class: "muted" }, "Nothing yet."));
+    list || h("p", { class: "muted" }, "Nothing yet."),
+    earlier ? h("button", { type: "button", class: "small", "data-testid": "log-earlier", onclick: () => older(null) }, "Earlier entries") : null);
 }

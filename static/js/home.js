@@ -17,6 +17,7 @@ export function homePage(root) {
 
   const mine = h("div", { "data-testid": "my-games" });
   const leaderboards = h("p", { "data-testid": "leaderboards" });
+  const rules = h("p", { "data-testid": "rules-links" });
   const refresh = async () => {
     try {
       showLobbies(lobbies, await api("GET", "/api/lobbies"), () => player);
@@ -36,6 +37,7 @@ export function homePage(root) {
       showMyGames(mine, me);
       showCreate(create, games, () => player);
       fill(leaderboards, games.flatMap((g, i) => [i ? " · " : null, h("a", { href: `/leaderboard/${g.id}` }, g.title)]));
+      fill(rules, games.flatMap((g, i) => [i ? " · " : null, h("a", { href: `/rules/${g.id}` }, g.title)]));
     } catch (err) {
       fill(create, errorBox(err.message));
     }
@@ -46,6 +48,7 @@ export function homePage(root) {
     h("section", { class: "card" }, h("h2", {}, "Your tables"), mine),
     h("section", { class: "card" }, h("h1", {}, "Start a table"), create),
     h("section", { class: "card" }, h("h2", {}, "Open tables"), lobbies),
+    h("section", { class: "card" }, h("h2", {}, "How to play"), rules),
     h("section", { class: "card" }, h("h2", {}, "Leaderboards"), leaderboards),
   );
   return () => { stopped = true; clearTimeout(timer); };

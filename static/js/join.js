@@ -4,6 +4,7 @@
 import { api } from "./api.js";
 import { errorBox, fill, h } from "./dom.js";
 import { navigate } from "./main.js";
+import { gameKinds, tableOptionsLine } from "./options.js";
 import { getPlayer, playerBox } from "./player.js";
 
 export function joinPage(root, code) {
@@ -27,10 +28,12 @@ export function joinPage(root, code) {
     const host = lobby.seats.find((s) => s.player?.id === lobby.host_id)?.player?.name || "A camper";
     const taken = lobby.seats.filter((s) => s.player || s.bot).length;
     document.title = `${host}'s ${lobby.title} table · Campground`;
+    const kind = (await gameKinds()).find((g) => g.id === lobby.game);
     fill(about,
       h("p", { class: "lead", "data-testid": "invite-table" }, h("strong", {}, `${host}'s table`), ` · ${lobby.title}`),
       h("p", { class: "muted" }, `${taken} of ${lobby.seats.length} seats taken`, " · ",
-        h("a", { href: `/rules/${lobby.game}` }, `How to play ${lobby.title}`)));
+        h("a", { href: `/rules/${lobby.game}`, target: "_blank", rel: "noopener" }, `How to play ${lobby.title}`)),
+      tableOptionsLine(kind, lobby.options, lobby.turn_seconds));
     if (lobby.you != null) return navigate(`/lobbies/${lobby.id}`, { replace: true });
     if (lobby.status === "closed") return fill(status, errorBox("The host closed this table."), backHome());
     if (lobby.game_id) {

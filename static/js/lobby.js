@@ -1,6 +1,7 @@
 // Lobby: invite link, seats, host controls, live over /ws/lobbies/{id}; moves everyone to the game.
 import { api, wsUrl } from "./api.js";
 import { perMove } from "./clock.js";
+import { gameKinds, tableOptionsLine } from "./options.js";
 import { errorBox, fill, h } from "./dom.js";
 import { navigate } from "./main.js";
 import { getPlayer, playerBox } from "./player.js";
@@ -13,6 +14,7 @@ export function lobbyPage(root, lobbyId) {
   let lobby = null;
   let me = null;
   let levels = ["random", "heuristic"];
+  let gameKind = null; // the game kind, for the options' names
   const chosenLevel = {}; // seat -> bot level picked in its select, kept across redraws
   let socket = null;
   let connection = "connecting";
@@ -68,6 +70,7 @@ export function lobbyPage(root, lobbyId) {
           h("span", { "data-testid": "rated" }, lobby.rated ? "rated" : "unrated"), " · ",
           h("span", { "data-testid": "turn-seconds" }, perMove(lobby.turn_seconds)), " · ",
           closed ? "closed" : lobby.game_id ? "already started" : full ? "every seat is taken" : "waiting for players"),
+        tableOptionsLine(gameKind, lobby.options),
         closed ? h("p", { class: "notice", "data-testid": "closed" }, "This lobby is closed (by its host, or unused for a day). ",
           h("a", { href: "/", "data-nav": true }, "Back to camp")) : null,
         (seated || host) && !closed
@@ -178,9 +181,10 @@ export function lobbyPage(root, lobbyId) {
       }
       const [first, games] = await Promise.all([
         api("GET", `/api/lobbies/${lobbyId}`),
-        api("GET", "/api/games"),
+        gameKinds(),
       ]);
       const kind = games.find((g) => g.id === first.game);
+      gameKind = kind;
       if (kind && kind.bot_levels?.length) levels = kind.bot_levels;
       update(first);
       if (!first.game_id) connect();

@@ -1,11 +1,13 @@
 // The last move on the table: a renderer names the part of the view an element draws
 // (ctx.mark(el, "seats", 1, "area", 0, 2)) and the frame compares it with the view before the
 // latest change. What changed gets the class `just-changed` and a badge with the mover's seat.
+import { addedEntries } from "./log.js";
+
 const at = (doc, path) => path.reduce((value, key) => (value == null ? undefined : value[key]), doc);
 
 export function lastMove(before, view) {
   // Who moved: the first seat named by the log lines this change added.
-  const added = before ? (view.log || []).slice((before.log || []).length) : [];
+  const added = before ? addedEntries(before, view) : [];
   const mover = added.find((event) => event.seat != null)?.seat ?? null;
   const changed = (...path) => before != null
     && JSON.stringify(at(before, path)) !== JSON.stringify(at(view, path));

@@ -1,5 +1,23 @@
 // A small form generated from a game's options JSON schema (pydantic's): booleans, enums, integers.
+import { api } from "./api.js";
+import { perMove } from "./clock.js";
 import { h } from "./dom.js";
+
+let kinds = null;
+// The game kinds (`GET /api/games`), asked once per page.
+export function gameKinds() {
+  kinds ??= api("GET", "/api/games").catch(() => { kinds = null; return []; });
+  return kinds;
+}
+
+// A table's options and clock on one line, for the lobby, the invite page and the table:
+// "Friendship tokens · Observation Tower · 3 min per move".
+export function tableOptionsLine(kind, options, turnSeconds) {
+  const schema = kind?.options_schema;
+  const chosen = optionsSummary(schema, options) || (Object.keys(schema?.properties || {}).length ? "the basic game" : "");
+  return h("p", { class: "muted small table-options", "data-testid": "table-options" },
+    [chosen, turnSeconds === undefined ? "" : perMove(turnSeconds)].filter(Boolean).join(" · "));
+}
 
 function resolve(schema, root) {
   if (schema.$ref) return resolve(root.$defs?.[schema.$ref.split("/").pop()] || {}, root);
@@ -10,6 +28,32 @@ function resolve(schema, root) {
 function words(name) {
   return name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
 }
+
+// A value's name: the schema's own (`enum_labels`, "Arts & Crafts") or its words.
+const labelOf = (raw, value) => raw.enum_labels?.[value] ?? words(String(value));
+
+// The options chosen for a table, in words: "Activity packs: Cooking, Outdoors, Water Sports";
+// "Friendship tokens · Observation Tower" (a boolean is named when it is on); "" when the game
+// has none or all are off.
+export function optionsSummary(schema, options) {
+  const parts = [];
+  for (const [name, raw] of Object.entries(schema?.properties || {})) {
+    const spec = resolve(raw, schema);
+    const value = options?.[name] ?? raw.default;
+    const label = raw.title || words(name);
+    if (spec.type === "boolean") {
+      if (value === true) parts.push(label);
+    } else if (Array.isArray(value)) {
+      parts.push(`${label}: ${value.map((v) => labelOf(raw, v)).join(", ")}`);
+    } else if (spec.enum && value === raw.default) {
+      continue; // a choice left as it comes ("random") says nothing about the table
+    } else if (value !== undefined && value !== null) {
+      parts.push(`${label}: ${spec.enum ? labelOf(raw, value) : value}`);
+    }
+  }
+  return parts.join(" · ");
+}
+
 
 // Returns {element, read()} or null when the game has no options.
 export function optionsForm(schema) {
@@ -28,7 +72,7 @@ export function optionsForm(schema) {
     }
     if (spec.enum) {
       const select = h("select", { id, name },
-        spec.enum.map((v) => h("option", { value: JSON.stringify(v), selected: v === raw.default }, words(String(v)))));
+        spec.enum.map((v) => h("option", { value: JSON.stringify(v), selected: v === raw.default }, labelOf(raw, v))));
       readers.push(() => [name, JSON.parse(select.value)]);
       return h("div", { class: "field" }, h("label", { for: id }, label), select, hint);
     }
@@ -46,7 +90,7 @@ export function optionsForm(schema) {
       const boxes = items.enum.map((v) => h("input", { type: "checkbox", name, value: JSON.stringify(v), checked: chosen.has(v) }));
       readers.push(() => [name, boxes.filter((b) => b.checked).map((b) => JSON.parse(b.value))]);
       return h("div", { class: "field" }, h("span", { class: "label" }, label),
-        boxes.map((box, i) => h("label", { class: "check" }, box, words(String(items.enum[i])))), hint);
+        boxes.map((box, i) => h("label", { class: "check" }, box, labelOf(raw, items.enum[i]))), hint);
     }
     // Other kinds keep their default: the form only offers what it can edit simply.
     return null;

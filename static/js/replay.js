@@ -2,19 +2,33 @@
 // game's own table as a spectator saw it (GET /api/games/{id}/replay?at=k).
 import { api } from "./api.js";
 import { h } from "./dom.js";
+import { logEntry } from "./log.js";
 import { lastMove } from "./marks.js";
+import { concededNote, outcomeHeadline } from "./outcome.js";
 
 const PLAY_EVERY_MS = 700;
+const SCRUB_REST_MS = 150;
 
-export function replayBox(gameId, last, renderer, seatName) {
+// The caption of a step is its last decision, in the table's words ("Ana (Red) plays…"),
+// with the seat's badge in its colour.
+export function replayBox(gameId, last, renderer, seatName, seatBadge) {
   let at = last;
   let timer = null;
   const table = h("div", { class: "game-root replay-table", "data-testid": "replay-table" });
   const where = h("span", { class: "muted", "aria-live": "polite", "data-testid": "replay-at" });
   const slider = h("input", {
     type: "range", min: 0, max: last, value: last, "aria-label": "Move", "data-testid": "replay-slider",
-    oninput: () => show(Number(slider.value)),
+    oninput: () => scrub(Number(slider.value)),
   });
+  // Dragging the slider asks for the step it rests on, not every step it passes: replays
+  // are rate-limited like everything else.
+  let resting = null;
+  const scrub = (k) => {
+    at = k;
+    where.textContent = k === 0 ? `Setup · ${last} moves` : `After move ${k} of ${last}`;
+    clearTimeout(resting);
+    resting = setTimeout(() => show(k), SCRUB_REST_MS);
+  };
   const stop = () => {
     clearInterval(timer);
     timer = null;
@@ -41,6 +55,7 @@ export function replayBox(gameId, last, renderer, seatName) {
   let shown = -1;
   let previous = null; // the step drawn before, {at, view}: one step on, its move is marked
   async function show(k) {
+    clearTimeout(resting); // a button pressed while the slider rests wins
     at = Math.max(0, Math.min(last, k));
     slider.value = at;
     where.textContent = at === 0 ? `Setup · ${last} moves` : `After move ${at} of ${last}`;
@@ -52,9 +67,15 @@ export function replayBox(gameId, last, renderer, seatName) {
       table.replaceChildren();
       const marks = lastMove(previous?.at === at - 1 ? previous.view : null, view);
       previous = { at, view };
-      if (renderer) renderer.render(table, view, { ...ctx, changed: marks.changed, mark: marks.mark, lastMover: marks.mover });
-      const latest = view.log?.[view.log.length - 1];
-      if (latest) table.prepend(h("p", { class: "replay-event" }, latest.text));
+      const drawn = { ...ctx, changed: marks.changed, mark: marks.mark, lastMover: marks.mover,
+        outcomeText: outcomeHeadline(view, seatName), concededText: concededNote(view, seatName) };
+      if (renderer) renderer.render(table, view, drawn);
+      const latest = logEntry(view, view.last_decision);
+      if (latest) {
+        table.prepend(h("p", { class: "replay-event", "data-testid": "replay-event" },
+          latest.seat == null ? null : seatBadge(latest.seat, renderer?.seatColour?.(view, latest.seat) || null, seatName(latest.seat)),
+          renderer?.logText ? renderer.logText(latest, drawn) : latest.text));
+      }
     } catch (err) {
       table.replaceChildren(h("p", { class: "error" }, err.message));
     }

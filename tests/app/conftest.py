@@ -151,6 +151,14 @@ def sqlite_template(tmp_path_factory) -> str:
     return str(path)
 
 
+def sqlite_copy(sqlite_template: str, tmp_path_factory, name: str) -> str:
+    """A fresh migrated SQLite database: for modules whose tests do not depend on the
+    database, which override ``database_url`` with it."""
+    path = tmp_path_factory.mktemp(name) / "campground.db"
+    shutil.copy(sqlite_template, path)
+    return f"sqlite+aiosqlite:///{path}"
+
+
 @pytest.fixture(
     scope="module", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 )
@@ -280,10 +288,15 @@ class LiveServer:
 GENEROUS_LIMITS = {
     "RATE_PLAYERS": "100000/60",
     "RATE_LOBBIES": "100000/60",
+    "RATE_LOBBIES_PER_ADDRESS": "100000/60",
     "RATE_JOINS": "100000/60",
+    "RATE_JOINS_PER_ADDRESS": "100000/60",
     "RATE_MOVES": "100000/60",
+    "RATE_MOVES_PER_ADDRESS": "100000/60",
     "RATE_SOCKETS": "100000/60",
-    "RATE_LOG_PAGES": "100000/60",
+    "RATE_SOCKETS_PER_ADDRESS": "100000/60",
+    "RATE_REPLAYS": "100000/60",
+    "RATE_REPLAYS_PER_ADDRESS": "100000/60",
     "MAX_OPEN_LOBBIES": 1000,
     "MAX_SOCKETS_PER_ADDRESS": 5000,
 }

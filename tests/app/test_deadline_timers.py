@@ -6,13 +6,14 @@ import asyncio
 import time
 from datetime import timedelta
 
+from app.bots import BotWorkers
 from app.deadlines import Deadlines
 from app.models import now
 
 
 def timers() -> tuple[Deadlines, list[tuple[str, float]]]:
     """Deadlines whose wake-ups are recorded (with when they came) instead of acted on."""
-    deadlines = Deadlines(db=None, table=None, poll=0)
+    deadlines = Deadlines(db=None, table=None, poll=0, bots=BotWorkers(0, 1))
     woken: list[tuple[str, float]] = []
     deadlines._wake = lambda game_id: woken.append((game_id, time.monotonic()))
     return deadlines, woken

@@ -15,6 +15,8 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from app.db import Database
 from app.migrate import alembic_config, upgrade
 from app.services import records
+from app.services.game_log import SHOWN
+from app.services.replays import Replays
 from app.services.games import commitment, final_outcome, load_snapshot
 from engine.core import log_view, play
 from engine.registry import get_game
@@ -79,7 +81,8 @@ async def store_the_old_way(url: str, game_id: str, moves_made: int | None):
     """The rows the old code wrote: the state with its whole log in it."""
     state, made, logs = played(moves_made)
     outcome = GAME.outcome(state)
-    old_state = GAME.dump(state) | {"log": [e.model_dump(mode="json") for e in logs[-1]]}
+    live = {k: v for k, v in GAME.dump(state).items() if k != "logged"}
+    old_state = live | {"log": [e.model_dump(mode="json") for e in logs[-1]]}
     engine = create_async_engine(url)
     try:
         async with engine.begin() as conn:
@@ -121,7 +124,8 @@ async def read_after(url: str, ended: str, active: str):
             )).all()
             states = dict((await session.execute(sa.select(games.c.id, games.c.state))).all())
             version = (await load_snapshot(session, ended)).version
-            replays = {k: await records.replay_view(session, ended, k) for k in (0, 7, version)}
+        replays = {k: await Replays().view(db, ended, k) for k in (0, 7, version)}
+        async with db.session() as session:
             record = await records.export(session, ended)
             at_end = await records.state_at(session, ended, version)
             live = await load_snapshot(session, active)
@@ -144,20 +148,20 @@ def test_stored_games_keep_their_log_replays_record_and_verdict(old_database):
         entries[game_id].append({"text": text, "seat": seat})
     assert entries[ended] == old_ended["log"] and entries[active] == old_active["log"]
     assert "log" not in states[ended] and "log" not in states[active]
-    assert states[ended] == {k: v for k, v in old_ended.items() if k != "log"}
+    without_log = {k: v for k, v in old_ended.items() if k != "log"}
+    assert states[ended] == without_log | {"logged": len(old_ended["log"])}
 
-    # Replay at move k shows the log as it was then, the whole of it, as before.
-    version = len(ended_logs) - 1
+    # Replay at move k shows the log as it was then: its latest entries and its length.
     for k, view in replays.items():
-        assert view["log"] == log_view(ended_logs[k]) and view["log_length"] == len(view["log"])
-    assert replays[version]["log"] == old_ended["log"]
+        assert view["log"] == log_view(ended_logs[k][-SHOWN:])
+        assert view["log_length"] == len(ended_logs[k])
     assert at_end == states[ended]
     verdict = records.verify(record)
     assert verdict.ok, verdict.message
 
     # A game under way: its latest entries and the log's length are what a view shows.
     assert live.log.length == len(active_logs[-1])
-    assert live.view(0)["log"] == old_active["log"][-50:]
+    assert live.view(0)["log"] == old_active["log"][-SHOWN:]
 
     # And back: the old shape, exactly. (SQLite cannot rebuild a table other rows refer to,
     # as dropping a column takes, with its foreign keys on.)

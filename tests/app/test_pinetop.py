@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-MODULES = {"friendship": True, "nature": True, "tower": True}
+MODULES = {"friendship": True, "nature": True, "animal": "otter", "tower": True}
 
 
 @pytest.mark.parametrize(

@@ -28,12 +28,14 @@ def test_new_players_per_address(database_url, serve):
 
 
 def test_new_lobbies_per_player_and_per_address(database_url, serve):
-    with serve(database_url, RATE_LOBBIES="2/60") as live:
+    with serve(database_url, RATE_LOBBIES="2/60", RATE_LOBBIES_PER_ADDRESS="4/60") as live:
         ana, ben = live.guest("Ana"), live.guest("Ben")
         live.lobby(ana)
         live.lobby(ana)
         assert_429(ana.post("/api/lobbies", json={"game": "hike"}))
-        # Ben is another player, but at the same address.
+        # Ben is another player, at the same address: his own first lobby fits under the
+        # address's ceiling (which counted Ana's refused call too), his second does not.
+        live.lobby(ben)
         assert_429(ben.post("/api/lobbies", json={"game": "hike"}))
 
 
@@ -83,7 +85,7 @@ def closed_with(url: str, **kw) -> tuple[int, str]:
 
 
 def test_socket_connections_per_address(database_url, serve):
-    with serve(database_url, RATE_SOCKETS="3/60") as live:
+    with serve(database_url, RATE_SOCKETS_PER_ADDRESS="3/60") as live:
         ana = live.guest("Ana")
         game_id = live.start_game(ana, bots=("random",))
         sockets = [Socket(live, game_id) for _ in range(3)]

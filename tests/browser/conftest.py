@@ -8,6 +8,7 @@ browser context, so every page is a separate player with its own cookie.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -39,6 +40,11 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.browser)
 
 
+# The browser logs every refused request as a console error; tests that probe a dead link or a
+# refused move expect those (4xx). Any other console error fails the test.
+EXPECTED_REFUSAL = re.compile(r"Failed to load resource: the server responded with a status of 4\d\d")
+
+
 def _need_browser(reason: str):
     if os.environ.get("REQUIRE_BROWSER") == "1":
         pytest.fail(f"{reason} (REQUIRE_BROWSER=1)")
@@ -67,7 +73,10 @@ def server_url(tmp_path_factory) -> str:
            "ADMIN_TOKEN": ADMIN_TOKEN,
            # Every page comes from 127.0.0.1: allow far more than one person needs.
            "RATE_PLAYERS": "10000/60", "RATE_SOCKETS": "10000/60", "RATE_MOVES": "10000/60",
-           "RATE_LOBBIES": "10000/60", "RATE_JOINS": "10000/60", "MAX_SOCKETS_PER_ADDRESS": "100000"}
+           "RATE_LOBBIES": "10000/60", "RATE_JOINS": "10000/60", "MAX_SOCKETS_PER_ADDRESS": "100000",
+           "RATE_SOCKETS_PER_ADDRESS": "10000/60", "RATE_MOVES_PER_ADDRESS": "10000/60",
+           "RATE_LOBBIES_PER_ADDRESS": "10000/60", "RATE_JOINS_PER_ADDRESS": "10000/60",
+           "RATE_REPLAYS": "10000/60", "RATE_REPLAYS_PER_ADDRESS": "10000/60"}
     log = open(work / "server.log", "wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port)],
@@ -115,8 +124,9 @@ def new_page(browser, server_url):
     """``new_page(path="/", width=..., height=..., **context_options)``: a page in a fresh
     context (a new player); the options go to Playwright's ``new_context`` (``reduced_motion``…).
 
-    Uncaught JavaScript errors and anything the Content-Security-Policy blocks, on any page,
-    fail the test at teardown.
+    Uncaught JavaScript errors, console errors (but the browser's note of a refused request, a
+    4xx some tests probe for) and anything the Content-Security-Policy blocks, on any page, fail
+    the test at teardown.
     """
     contexts = []
     errors: list[str] = []
@@ -133,7 +143,7 @@ def new_page(browser, server_url):
             "`CSP violation: ${e.violatedDirective} ${e.blockedURI}`))"
         )
         page.on("console", lambda message: errors.append(f"{page.url}: {message.text}")
-                if message.text.startswith("CSP violation") else None)
+                if message.type == "error" and not EXPECTED_REFUSAL.match(message.text) else None)
         page.goto(path)
         return page
 

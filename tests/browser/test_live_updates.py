@@ -127,3 +127,66 @@ def test_a_dropped_connection_reconnects_and_play_goes_on(new_page):
     settle(page, game_id)
     play_a_move(page)
     settle(page, game_id)
+
+
+def test_a_refused_reconnect_is_tried_again_after_the_servers_wait(new_page):
+    """4429 (too many from this address) and 1013 (try again later) are not final: the page
+    says it is reconnecting and comes back after the wait the server named."""
+    page = new_page("/")
+    sockets = []
+
+    def route(ws):
+        sockets.append(ws)
+        if len(sockets) == 2:
+            ws.close(code=4429, reason="Too many connections: try again in 1 s.")
+        elif len(sockets) == 3:
+            ws.close(code=1013, reason="The database is unavailable for a moment.")
+        else:
+            ws.connect_to_server()
+
+    page.route_web_socket(GAME_SOCKET, route)
+    game_id = start_against_a_bot(page)
+    expect(page.get_by_test_id("connection")).to_have_text("Live")
+    sockets[0].close()
+    expect(page.get_by_test_id("connection")).to_have_text("Reconnecting to the table…")
+    deadline = time.monotonic() + 30
+    while len(sockets) < 4:
+        assert time.monotonic() < deadline, "the page gave up after a refusal"
+        page.wait_for_timeout(100)
+    expect(page.get_by_test_id("connection")).to_have_text("Live")
+    play_a_move(page)
+    settle(page, game_id)
+
+
+def test_while_the_database_is_away_the_page_says_it_is_reconnecting(new_page):
+    page = new_page("/")
+    answered: list[dict] = []
+
+    def route(ws):
+        server = ws.connect_to_server()
+
+        def to_server(message):
+            sent = json.loads(message)
+            if sent["type"] == "move" and not answered:
+                # What the server answers while its database is away: nothing was done.
+                answered.append(sent)
+                ws.send(json.dumps({
+                    "type": "error", "code": "unavailable", "ref": sent.get("ref"),
+                    "message": "The database is unavailable for a moment; try again shortly.",
+                    "retry_after": 1,
+                }))
+                return
+            server.send(message)
+
+        server.on_message(ws.send)
+        ws.on_message(to_server)
+
+    page.route_web_socket(GAME_SOCKET, route)
+    game_id = start_against_a_bot(page)
+    play_a_move(page)
+    expect(page.get_by_test_id("connection")).to_have_text("Reconnecting to the table…")
+    expect(page.get_by_test_id("flash")).to_contain_text("Reconnecting to the table…")
+    # After retry_after the page asks for the state again and is live with it.
+    expect(page.get_by_test_id("connection")).to_have_text("Live", timeout=15000)
+    play_a_move(page)
+    settle(page, game_id)

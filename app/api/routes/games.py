@@ -92,7 +92,7 @@ async def game_state(
     "of them), oldest first: a view carries only the latest 50, and a page asks for the ones "
     "before the oldest it holds. Entries are public: the same for every seat and spectator.",
     responses={404: {"model": ErrorBody}, 422: {"model": Unprocessable}} | RATE_LIMITED,
-    dependencies=[rate_limit("log_pages")],
+    dependencies=[rate_limit("replays")],
 )
 async def game_log_page(
     game_id: str, session: SessionDep,
@@ -127,15 +127,17 @@ async def export_game(game_id: str, session: SessionDep) -> dict[str, Any]:
     summary="An ended game after move k",
     description="What a spectator saw after move `at` (0: the setup) of a finished or aborted "
     "game: never a seat's hidden cards, except what the end revealed. 409 while the game is "
-    "being played; 422 when `at` is outside 0 to the number of moves.",
+    "being played; 422 when `at` is outside 0 to the number of moves. Rate-limited "
+    "(`RATE_REPLAYS` per player, `RATE_REPLAYS_PER_ADDRESS`).",
     responses={
         404: {"model": ErrorBody},
         409: {"model": ErrorBody, "description": "the game is still being played"},
         422: {"model": Unprocessable, "description": "`at` out of range or not a number"},
-    },
+    } | RATE_LIMITED,
+    dependencies=[rate_limit("replays")],
 )
-async def replay_game(game_id: str, session: SessionDep, at: int = 0) -> GameState:
-    view = await records.replay_view(session, game_id, at)
+async def replay_game(game_id: str, ctx: ContextDep, at: int = 0) -> GameState:
+    view = await ctx.replays.view(ctx.db, game_id, at)
     return GameState(game_id=game_id, version=at, view=view)
 
 

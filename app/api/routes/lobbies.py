@@ -131,9 +131,10 @@ async def join_by_code(
     summary="The lobby behind an invite code",
     description="What an invite link leads to, before anyone joins or even has a name: the "
     "game, the seats and whether the table has started. Creates nothing; a replaced code "
-    "answers 410.",
+    "answers 410. Rate-limited like joins, but counted apart: opening an invite link and then "
+    "joining spends one join.",
     responses={404: ERRORS[404]} | REPLACED | UNEXPECTED_HOST | RATE_LIMITED,
-    dependencies=[rate_limit("joins")],
+    dependencies=[rate_limit("lookups")],
 )
 async def lobby_by_invite(
     invite_code: str, ctx: ContextDep, player: OptionalPlayer, request: Request

@@ -4,7 +4,14 @@ from fastapi import APIRouter, Query, Request, Response, status
 
 from app import guard
 from app.context import Context
-from app.api.deps import RATE_LIMITED, ContextDep, CurrentPlayer, SessionDep, rate_limit
+from app.api.deps import (
+    RATE_LIMITED,
+    ContextDep,
+    CurrentPlayer,
+    OptionalPlayer,
+    SessionDep,
+    rate_limit,
+)
 from app.schemas import (
     UNREADABLE_BODY,
     ErrorBody,
@@ -66,6 +73,17 @@ def take_cookie(ctx: Context, request: Request, response: Response) -> None:
 async def sign_out(ctx: ContextDep, request: Request, response: Response) -> SignedOut:
     take_cookie(ctx, request, response)
     return SignedOut(signed_out=True)
+
+
+@router.get(
+    "/current",
+    summary="Who am I, if anyone",
+    description="The player the bearer token or cookie belongs to, or null when there is none "
+    "(no token, or one that no longer works). Never 401: a page asks this on a first visit, "
+    "where a refusal would be logged as an error.",
+)
+async def current(player: OptionalPlayer) -> PlayerOut | None:
+    return None if player is None else PlayerOut(id=player.id, name=player.name, handle=player.handle)
 
 
 @router.get(

@@ -9,7 +9,7 @@ from engine.pinetop import GAME
 from engine.pinetop.cards import MAP_CARDS, SUPPLY
 from engine.pinetop.setup import STARTING_HANDS
 
-from .conftest import BLUE, RED, YELLOW, arrange, do, legal, set_face_up
+from .conftest import BLUE, RED, YELLOW, arrange, do, legal, set_face_up, take_cards
 
 DECK = {"type": "draw_deck"}
 
@@ -96,21 +96,50 @@ def test_stop_after_one_card():
     assert s.active == BLUE
 
 
-def test_refresh_three_matching_face_up_cards_then_draw():
-    s = arrange()
+REFRESH = {"type": "refresh", "keep": None}
+
+
+def test_refresh_three_matching_face_up_cards_then_draw_two():
+    s = arrange(campers={4: [RED]})
     set_face_up(s, "wood", "water", "wood", "wood")
-    assert {"type": "refresh"} in legal(s)
+    s.deck += take_cards(s, "rope", "food", "water")  # the next three: no match
+    assert REFRESH in legal(s)
     old = list(s.face_up)
-    s = do(s, {"type": "refresh"})
+    s = do(s, REFRESH)
     assert s.face_up[1] == old[1] and all(s.face_up[i] != old[i] for i in (0, 2, 3))
     assert {old[i] for i in (0, 2, 3)} <= set(s.discard)
-    assert all(m["type"] in ("draw_deck", "take") for m in legal(s))
+    assert {m["type"] for m in legal(s)} <= {"draw_deck", "take"}
+    # The refresh is part of the Draw Two action: no Draw & Move after it.
+    s = do(s, DECK)
+    assert s.phase == "draw" and {m["type"] for m in legal(s)} <= {"draw_deck", "take", "stop"}
+
+
+def test_with_four_matching_the_player_keeps_the_one_they_choose():
+    s = arrange()
+    set_face_up(s, "wood", "wood", "wood", "wood")
+    s.deck += take_cards(s, "rope", "food", "water")
+    assert [m for m in legal(s) if m["type"] == "refresh"] == [
+        {"type": "refresh", "keep": i} for i in range(4)]
+    kept = s.face_up[2]
+    s = do(s, {"type": "refresh", "keep": 2})
+    assert s.face_up[2] == kept and kept not in s.discard
+
+
+def test_the_player_chooses_whether_to_refresh_again():
+    s = arrange()
+    set_face_up(s, "wood", "water", "wood", "wood")
+    s.deck += take_cards(s, "rope", "food", "water", "food", "food", "food")
+    s = do(s, REFRESH)  # the three new ones are food: the player may go on, or draw
+    assert REFRESH in legal(s) and DECK in legal(s)
+    s = do(s, REFRESH)
+    assert sorted(SUPPLY[s.face_up[i]].suits[0] for i in (0, 2, 3)) == ["food", "rope", "water"]
+    assert REFRESH not in legal(s)
 
 
 def test_no_refresh_without_three_matching():
     s = arrange()
     set_face_up(s, "wood", "water", "wood", "rope")
-    assert {"type": "refresh"} not in legal(s)
+    assert REFRESH not in legal(s)
 
 
 def test_draw_and_move_moves_without_a_patch():

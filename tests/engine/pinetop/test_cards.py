@@ -15,11 +15,13 @@ def test_supply_deck_totals():
     assert sum(SUPPLY[i].wild for i in DOUBLE_SUPPLY) == 4
 
 
-def test_map_cards_show_the_four_patches_of_their_colour():
+def test_map_cards_show_the_patches_of_their_colour():
     assert len(MAP_CARDS) == 35
     assert Counter(m.colour for m in MAP_CARDS) == {"green": 12, "blue": 12, "grey": 11}
+    shown = {"green": {*PATCHES_OF["green"], "trailblazer"},
+             "blue": set(PATCHES_OF["blue"]) - {"trailblazer"}, "grey": set(PATCHES_OF["grey"])}
     for m in MAP_CARDS:
-        assert sorted(m.edges) == sorted(PATCHES_OF[m.colour])
+        assert len(m.edges) == 4 and set(m.edges) == shown[m.colour]
         assert all(s in SUITS for s in m.cost)
     assert len({m.name for m in MAP_CARDS}) == 35
     landing = next(m for m in MAP_CARDS if m.name == "Penelope's Landing")
@@ -27,7 +29,9 @@ def test_map_cards_show_the_four_patches_of_their_colour():
 
 
 def test_patches_ranks_masteries():
-    assert len(PATCHES) == 12 and all(len(v) == 4 for v in PATCHES_OF.values())
+    # Trailblazer's power lasts "for the rest of the game": a blue (ongoing) patch.
+    assert len(PATCHES) == 12 and PATCHES["trailblazer"].colour == "blue"
+    assert {c: len(v) for c, v in PATCHES_OF.items()} == {"green": 3, "blue": 5, "grey": 4}
     assert [r.name for r in RANKS] == ["Possum", "Skunk", "Woodchuck", "Raccoon", "Badger"]
     assert RANKS[1].columns == ({"green": 2}, {"blue": 2}, {"grey": 2})
     assert RANKS[1].hand_limit == 7

@@ -10,7 +10,7 @@ from .conftest import BLUE, GREEN, RED, YELLOW, arrange, do, labels, legal
 def test_red_moves_from_blue_jug_lodge_onto_penelopes_landing_and_earns_trailblazer():
     s = arrange(players=3, grid={0: "Blue Jug Lodge", 1: "Penelope's Landing"},
                 campers={0: [RED], 1: [YELLOW, BLUE]},
-                hands={RED: ["wood", "water", "food", "rope"]})
+                hands={RED: ["wood", "water", "food", "rope"], BLUE: [], YELLOW: []})
     wood, water, food, rope = s.hands[RED]
     move = {"type": "move", "start": 0, "to": 1, "patch": True, "tower": False}
     assert move in legal(s)
@@ -32,7 +32,14 @@ def test_red_moves_from_blue_jug_lodge_onto_penelopes_landing_and_earns_trailbla
     assert s.patches[RED] == {"trailblazer": False}
     assert s.campers[1] == [YELLOW, BLUE, RED] and s.campers[0] == []
     assert "Red gains Trailblazer." in [e.text for e in s.log]
-    assert s.phase == "power" and s.power.patch == "trailblazer"  # its one-time power
+    # "The player now has the power listed on the 'Trailblazer' patch for the rest of the
+    # game": a free move now, after the action, and one on every turn to come.
+    assert s.phase == "after" and {"type": "step", "start": 1, "to": 0} in legal(s)
+    s = do(s, {"type": "done"})
+    assert s.active == BLUE
+    s = do(do(s, {"type": "draw_deck"}, BLUE), {"type": "stop"}, BLUE)
+    s = do(do(s, {"type": "draw_deck"}, YELLOW), {"type": "stop"}, YELLOW)
+    assert s.active == RED and {"type": "step", "start": 1, "to": 0} in legal(s)
 
 
 def test_blue_places_a_second_camper_with_two_green_tents_or_a_wild():
@@ -50,7 +57,7 @@ def test_blue_places_a_second_camper_with_two_green_tents_or_a_wild():
 
 def test_green_rises_from_possum_to_skunk_and_keeps_seven_cards():
     s = arrange(players=4, grid={0: "Penelope's Landing", 1: "Fern Hollow"},
-                campers={0: [GREEN]}, patches={GREEN: {"trailblazer": False}}, active=GREEN,
+                campers={0: [GREEN]}, patches={GREEN: {"forager": False}}, active=GREEN,
                 hands={GREEN: ["wood", "food", "wood", "wood", "wood", "water", "water",
                                "water", "rope", "rope"]})
     assert hand_limit(s, GREEN) == 8
@@ -74,17 +81,20 @@ def test_master_of_the_basics():
     s = do(s, {"type": "move", "start": 0, "to": 1, "patch": True, "tower": False})
     for card in list(s.hands[BLUE]):
         s = do(s, {"type": "pay", "card": card})
+    # Buddy System's placement and the claim come due together: the player chooses.
+    assert s.phase == "power" and {"type": "claim", "mastery": "basics", "spot": 0} in legal(s)
     s = do(s, {"type": "skip"})
-    # Three green patches: a disc on Master of the Basics earns Trailblazer, advanced.
+    # Three green patches: a disc on Master of the Basics earns Trailblazer, a new patch,
+    # so basic.
     assert s.phase == "mastery"
     assert {"type": "claim", "mastery": "basics", "spot": 0} in legal(s)
     assert "Claim Trailblazer on Master of the Basics" in labels(s)
     s = do(s, {"type": "claim", "mastery": "basics", "spot": 0})
     assert s.claims[0] == [BLUE, None, None, None]
-    assert s.patches[BLUE]["trailblazer"] is True
-    # Trailblazer's advanced power first; the other three spots stay open for the others.
-    assert s.phase == "power" and s.power.left == 2
-    s = do(s, {"type": "skip"})
+    assert s.patches[BLUE]["trailblazer"] is False
+    # Trailblazer's ongoing power: a free move now; the other three spots stay open.
+    assert s.phase == "after" and any(m["type"] == "step" for m in legal(s))
+    s = do(s, {"type": "done"})
     assert claimable(s, BLUE) == [] and len(claimable(s, RED)) == 0
     s.patches[RED] = {"forager": False, "campfire": False, "buddy_system": False}
     assert claimable(s, RED) == [("basics", 1), ("basics", 2), ("basics", 3)]

@@ -57,11 +57,36 @@ def test_friendship_lends_an_ongoing_power_for_the_turn():
     assert hand_limit(s, RED) == 8 and s.borrowed is None
 
 
-def test_friendship_offers_only_stronger_powers():
-    s = arrange(options={"friendship": True}, patches={RED: {"forager": True},
-                                                       BLUE: {"forager": True}})
+def test_friendship_offers_any_other_players_patch_whatever_your_own():
+    s = arrange(options={"friendship": True},
+                patches={RED: {"forager": True}, BLUE: {"forager": True, "campfire": False}})
     s.friendship[RED] = "held"
-    assert all(m["type"] != "friendship" for m in legal(s))
+    assert [m for m in legal(s) if m["type"] == "friendship"] == [
+        {"type": "friendship", "owner": BLUE, "patch": "forager"},
+        {"type": "friendship", "owner": BLUE, "patch": "campfire"}]
+
+
+def test_a_token_is_spent_after_the_action_even_on_the_turn_it_was_earned():
+    s = arrange(options={"friendship": True}, campers={4: [RED], 5: [BLUE]},
+                hands={RED: ["wood"]}, patches={BLUE: {"forager": False}})
+    s = do(do(s, DECK), move(4, 5))
+    s = do(s, {"type": "give", "card": s.hands[RED][0], "to": BLUE})
+    use = {"type": "friendship", "owner": BLUE, "patch": "forager"}
+    assert s.phase == "after" and use in legal(s) and {"type": "done"} in legal(s)
+    s = do(s, use)
+    assert len(s.hands[RED]) == 3 and s.friendship[RED] == "used" and s.active == BLUE
+
+
+def test_a_trailblazer_move_and_the_towers_free_step_earn_the_token_too():
+    s = arrange(options={"friendship": True}, campers={4: [RED], 5: [BLUE]},
+                patches={RED: {"trailblazer": False}})
+    s = do(s, {"type": "step", "start": 4, "to": 5})
+    assert s.friendship[RED] == "held"
+    s = arrange(options={"friendship": True, "tower": True}, campers={3: [RED], 4: [BLUE]},
+                hands={RED: []})
+    s.tower = 5
+    s = do(do(s, DECK), move(3, 7, tower=True))  # through Blue's card toward the tower
+    assert s.friendship[RED] == "held" and s.campers[4] == [BLUE]
 
 
 # ---------------------------------------------------------------- Nature
@@ -186,6 +211,28 @@ def test_the_otter_waives_the_gifts():
     animal(s, OTTER, 5)
     s = do(do(s, DECK), move(4, 5))
     assert s.campers[5] == [BLUE, RED] and s.active == BLUE
+
+
+def test_the_otter_waives_the_gifts_of_the_first_placements_too():
+    s = GAME.setup(2, GAME.options({"nature": True}), 1)
+    animal(s, OTTER, 5)
+    first, second = s.first, 1 - s.first
+    s = do(s, {"type": "place", "to": 5}, first)
+    hands = [list(h) for h in s.hands]
+    s = do(s, {"type": "place", "to": 5}, second)
+    assert s.campers[5] == [first, second] and s.hands == hands and s.turn == 1
+
+
+def test_the_third_animal_is_the_tables_choice_or_random():
+    for chosen in ("elk", "trout", "beaver", "otter"):
+        s = GAME.setup(3, GAME.options({"nature": True, "animal": chosen}), 5)
+        assert set(s.nature.animals) == {BEAR, EAGLE, chosen}
+    drawn = {next(iter(set(GAME.setup(2, GAME.options({"nature": True}), seed).nature.animals)
+                       - {BEAR, EAGLE})) for seed in range(40)}
+    assert drawn == {"elk", "trout", "beaver", "otter"}
+    schema = GAME.Options.model_json_schema()["properties"]["animal"]
+    assert schema["enum"] == ["random", "elk", "trout", "beaver", "otter"]
+    assert schema["default"] == "random"
 
 
 # ---------------------------------------------------------------- Observation Tower

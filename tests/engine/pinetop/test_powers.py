@@ -26,22 +26,26 @@ def earn(patch, advanced=False, extra=(), **kw):
     return do(do(s, {"type": "pay", "card": wood}), {"type": "pay", "card": water})
 
 
-def test_trailblazer_basic_one_free_move_even_onto_others():
+def test_trailblazer_basic_one_free_move_a_turn_even_onto_others():
     s = earn("trailblazer", campers={3: [RED], 5: [BLUE]})
     blue_hand = list(s.hands[BLUE])
-    assert s.phase == "power"
+    assert s.phase == "after"  # after the action; next turn before it too
     assert {"type": "step", "start": 4, "to": 5} in legal(s)
-    assert "Trailblazer: move Penelope's Landing → " + card_name(s, 5) in labels(s)
+    assert ("Trailblazer: move Penelope's Landing → " + card_name(s, 5) + " for free"
+            in labels(s))
     s = do(s, {"type": "step", "start": 4, "to": 5})
     assert s.campers[5] == [BLUE, RED] and s.hands[BLUE] == blue_hand
-    assert s.active == BLUE  # one step only, no gifts
+    assert s.active == BLUE  # one step a turn, no gifts
 
 
-def test_trailblazer_advanced_two_free_moves():
-    s = earn("trailblazer", advanced=True)
+def test_trailblazer_moves_before_the_action_and_advanced_twice():
+    s = arrange(campers={4: [RED]}, patches={RED: {"trailblazer": True}})
     s = do(s, {"type": "step", "start": 4, "to": 5})
-    assert s.phase == "power"
-    s = do(s, {"type": "step", "start": 5, "to": 8})
+    assert s.phase == "action" and s.steps == 1
+    s = do(s, DECK)
+    s = do(s, {"type": "step", "start": 5, "to": 8})  # between the two draws
+    assert s.phase == "draw" and not any(m["type"] == "step" for m in legal(s))
+    s = do(s, DECK)
     assert s.campers[8] == [RED] and s.active == BLUE
 
 
@@ -74,6 +78,18 @@ def test_buddy_system_places_a_camper_next_to_yours_or_anywhere():
     assert s.campers[1] == [RED] and s.campers_left[RED] == 2 and s.active == BLUE
     s = earn("buddy_system", advanced=True)
     assert {m["to"] for m in legal(s) if m["type"] == "place"} == set(range(12))
+
+
+def test_a_camper_placed_by_buddy_system_on_an_occupied_card_gives_the_gifts():
+    s = earn("buddy_system", campers={7: [RED], 3: [BLUE]}, extra=("food",))
+    s = do(s, {"type": "place", "to": 3})
+    assert s.phase == "gift" and legal(s) == [{"type": "give", "card": s.hands[RED][0],
+                                               "to": BLUE}]
+    s = do(s, legal(s)[0])
+    assert s.campers[3] == [BLUE, RED] and s.hands[RED] == [] and s.active == BLUE
+    # Without a card to give, that card is not offered.
+    s = earn("buddy_system", campers={7: [RED], 3: [BLUE]})
+    assert {"type": "place", "to": 3} not in legal(s)
 
 
 def test_pack_mule_raises_the_hand_limit():

@@ -31,8 +31,8 @@ def test_the_view_has_the_documented_shape():
                 packs=("games", "outdoors", "water_sports"))
     s = run(s, (0, act("dodgeball")))
     v = full_view(GAME, s, 1)
-    assert set(v) == {"game", "players", "you", "to_act", "legal_moves", "outcome",
-                      "packs", "start_player", "active", "turn", "ending", "energy",
+    assert set(v) == {"game", "players", "you", "to_act", "legal_moves", "last_decision",
+                      "outcome", "packs", "start_player", "active", "turn", "ending", "energy",
                       "bird_feeder", "paths", "supply", "participation", "all_star",
                       "snack_supply", "hand", "played", "prompt", "seats"}
     assert v["to_act"] == [1, 2] and v["active"] == 0
