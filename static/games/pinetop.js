@@ -161,7 +161,8 @@ function mapSection(view, ctx, of) {
     const from = e.move.tower ? toward(cols, e.move.start, view.tower) : e.move.start;
     const key = `${e.move.to}:${entryEdge(cols, from, e.move.to)}`;
     const slot = edgeMoves.get(key) || {};
-    const kind = e.move.patch ? "gain" : "plain";
+    // A Trailblazer step (free) may cross the same edge as a paid move: it has its own arrow.
+    const kind = e.move.type === "step" && !e.move.patch ? "free" : e.move.patch ? "gain" : "plain";
     if (!slot[kind]) slot[kind] = e;
     else if (e.move.tower && !slot[`tower_${kind}`]) slot[`tower_${kind}`] = e;
     edgeMoves.set(key, slot);
@@ -280,6 +281,11 @@ function edgePatch(card, edge, moves, ctx) {
   if (moves?.plain) {
     const arrow = h("span", { class: `pt-arrow from-${edge}` }, arrowIcon(edge));
     ctx.moveControl(arrow, moves.plain);
+    wrap.append(arrow);
+  }
+  if (moves?.free) {
+    const arrow = h("span", { class: `pt-arrow pt-free from-${edge}`, title: moves.free.label }, arrowIcon(edge));
+    ctx.moveControl(arrow, moves.free);
     wrap.append(arrow);
   }
   for (const kind of ["tower_gain", "tower_plain"]) {
@@ -482,11 +488,11 @@ function rankSection(view, ctx) {
 // What the requirements under each rank mean: shapes are patches of that colour, a column is
 // one way to qualify, and the arrowed grey shape counts advanced patches.
 function rankLegend() {
-  const item = (shape, text) => h("li", {}, shape, h("span", {}, text));
+  const item = (shape, text) => h("span", { class: "pt-legend-key" }, shape, h("span", {}, text));
   return h("div", { class: "pt-legend small", "data-testid": "rank-legend" },
     h("p", {}, "To move up a rank, hold the patches of any one column under it (",
       h("span", { class: "pt-req-item" }, "3", patchShape("green")), " is three green patches), plus the advanced patches it asks for. Your hand limit becomes the rank's."),
-    h("ul", {},
+    h("div", { class: "pt-legend-keys" },
       item(patchShape("green"), "green patch"),
       item(patchShape("blue"), "blue patch"),
       item(patchShape("grey"), "grey patch"),
