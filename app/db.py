@@ -14,7 +14,7 @@ from typing import Any
 import asyncpg
 import orjson
 from sqlalchemy import JSON, Table, event
-from sqlalchemy.exc import DBAPIError, DisconnectionError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, EmulatedDBAPIException
 from sqlalchemy.dialects.postgresql import asyncpg as postgresql_asyncpg
 from sqlalchemy.engine import Compiled
 from sqlalchemy.ext.asyncio import (
@@ -44,6 +44,18 @@ _AWAY = (
     asyncpg.PostgresConnectionError, asyncpg.InsufficientResourcesError,
     asyncpg.OperatorInterventionError, ConnectionError, TimeoutError, socket.gaierror,
     DisconnectionError,
+    # A connection whose earlier operation was cut off by its backend's end, handed out again
+    # before asyncpg noticed: "another operation is in progress".
+    asyncpg.exceptions._base.InternalClientError,
+)
+
+
+# What the database's failures arrive as: SQLAlchemy's wrapper, its driver adapter's own (a
+# connection refused while opening), asyncpg's on its own connections, the network's. The
+# app answers these 503 when ``unavailable`` says so.
+FAILURES: tuple[type[BaseException], ...] = (
+    DBAPIError, EmulatedDBAPIException, DisconnectionError, asyncpg.PostgresError,
+    asyncpg.InterfaceError, asyncpg.exceptions._base.InternalClientError, OSError,
 )
 
 
@@ -169,7 +181,17 @@ def make_engine(url: str, pool: dict[str, Any] | None = None) -> AsyncEngine:
             cur.close()
 
         return engine
-    return create_async_engine(url, json_serializer=to_json, **pool)
+    engine = create_async_engine(url, json_serializer=to_json, **pool)
+
+    @event.listens_for(engine.sync_engine, "handle_error")
+    def _away(context: Any) -> None:
+        # SQLAlchemy drops a connection (and retires the pool's older ones) on what asyncpg
+        # reports as closed; a backend terminated mid-statement can leave it neither closed
+        # nor usable, and it would be handed out again.
+        if unavailable(context.original_exception):
+            context.is_disconnect = True
+
+    return engine
 
 
 class Database:

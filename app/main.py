@@ -15,8 +15,6 @@ from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-import asyncpg
-from sqlalchemy.exc import DBAPIError, DisconnectionError, EmulatedDBAPIException
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -27,7 +25,7 @@ from app.api.routes import (
 from app.collector import collecting
 from app.config import Settings
 from app.context import Context
-from app.db import RETRY_AFTER, UNAVAILABLE, note_unavailable, unavailable
+from app.db import FAILURES, RETRY_AFTER, UNAVAILABLE, note_unavailable, unavailable
 from app.services.errors import Problem
 from app.ws import router as ws_router
 
@@ -95,10 +93,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         headers = {"Retry-After": str(RETRY_AFTER)}
         return JSONResponse({"detail": UNAVAILABLE}, status_code=503, headers=headers)
 
-    # What the database's failures arrive as: SQLAlchemy's wrapper, its driver adapter's own
-    # (a connection refused while opening), asyncpg's on its own connections, the network's.
-    for kind in (DBAPIError, EmulatedDBAPIException, DisconnectionError, asyncpg.PostgresError,
-                 asyncpg.InterfaceError, OSError):
+    for kind in FAILURES:
         app.add_exception_handler(kind, away)
 
     @app.exception_handler(Exception)

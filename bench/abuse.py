@@ -12,7 +12,7 @@ it ran. Last come the faults of two instances: Redis stopped, then kill -9 of an
 
     .venv/bin/python bench/abuse.py
     .venv/bin/python bench/abuse.py --postgres [URL]
-    .venv/bin/python bench/abuse.py --postgres --only 31.   # the rows of one round
+    .venv/bin/python bench/abuse.py --postgres --only none,31.   # the baseline and some rows
 """
 
 from __future__ import annotations
@@ -610,7 +610,7 @@ async def run(
                 ("2. kill -9 of the instance whose bot is about to move", cluster.kill_instance),
             ]
         for label, attack in plan:
-            if only and not label.startswith(only):
+            if only and not label.startswith(tuple(only.split(","))):
                 continue
             done = asyncio.Event()
             playing = asyncio.create_task(bystander.play(done))
@@ -756,8 +756,9 @@ def main() -> int:
     parser.add_argument(
         "--postgres", nargs="?", const=DEFAULT_POSTGRES, default=None, metavar="URL"
     )
-    parser.add_argument("--only", metavar="PREFIX",
-                        help="run only the attacks whose label starts with PREFIX, e.g. 31.")
+    parser.add_argument("--only", metavar="PREFIXES",
+                        help="run only the attacks whose label starts with one of these "
+                        "comma-separated prefixes, e.g. none,31.")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp, database(args.postgres, tmp) as url:

@@ -23,7 +23,7 @@ from sqlalchemy.orm import InstrumentedAttribute
 
 from app import names
 from app.db import Database, Prepared, row_values, storable
-from app.models import Game, Lobby, Player, ReplacedInviteCode, Seat, now
+from app.models import Game, Lobby, Player, Rating, ReplacedInviteCode, Seat, now
 from app.schemas import LobbyOut, PlayerOut, SeatOut
 from app.services import ratings
 from app.services.errors import Problem
@@ -34,17 +34,29 @@ from engine.registry import GAMES
 class LobbySeats:
     lobby: Lobby
     seats: list[tuple[Seat, Player | None]]
-    # Ratings in the lobby's game as loaded, by rater (``ratings.shown``).
+    # Ratings in the lobby's game as loaded, by rater (``ratings.shown``), and every rater
+    # whose rating was looked up (found or not).
     ratings: dict[str, dict[str, Any]] = field(default_factory=dict)
+    looked_up: set[str] = field(default_factory=set)
 
     def rated_seats(self, rows: list[tuple[Seat, Player | None, Any, Any, Any]]) -> LobbySeats:
         """The seats of ``rows`` (a seat, its player, and its rating's mu, sigma and games)."""
         self.seats = [(seat, person) for seat, person, *_ in rows]
         for seat, _, mu, sigma, games in rows:
-            rating = ratings.shown(mu, sigma, games)
-            if rating is not None:
-                self.ratings[ratings.rater_of(seat.player_id, seat.bot_level)] = rating
+            self.rate(ratings.rater_of(seat.player_id, seat.bot_level), mu, sigma, games)
         return self
+
+    def rate(self, rater: str, mu: Any, sigma: Any, games: Any) -> None:
+        self.looked_up.add(rater)
+        rating = ratings.shown(mu, sigma, games)
+        if rating is not None:
+            self.ratings[rater] = rating
+
+    def unrated(self) -> list[str]:
+        """The raters seated since the lobby was loaded (a bot added, a player come in)."""
+        seated = [ratings.rater_of(s.player_id, s.bot_level) for s, _ in self.seats
+                  if s.player_id is not None or s.bot_level is not None]
+        return [r for r in dict.fromkeys(seated) if r not in self.looked_up]
 
     def seat_of(self, player_id: str | None) -> int | None:
         return next((s.seat for s, p in self.seats if p is not None and p.id == player_id), None)
@@ -189,6 +201,10 @@ _LOCK = {
     column.key: Prepared(select(LOBBIES).where(column == bindparam("key")).with_for_update())
     for column in (Lobby.id, Lobby.invite_code)
 }
+_RATING_OF = select(Rating.mu, Rating.sigma, Rating.games).where(
+    Rating.game == bindparam("game"), Rating.rater == bindparam("rater")
+)
+_RATING = Prepared(_RATING_OF)
 _REPLACED = Prepared(select(ReplacedInviteCode.code).where(
     ReplacedInviteCode.code == bindparam("code")
 ))
@@ -325,6 +341,12 @@ async def changing(
             stored = _as_stored(ls)
             yield _Changing(ls, conn, None)
             await _store(conn, ls, stored)
+            # The change answers with the ratings of whoever it seated, as a reload would.
+            for rater in ls.unrated():
+                row = await conn.fetchrow(_RATING.sql, *_RATING.args(
+                    {"game": ls.lobby.game, "rater": rater}
+                ))
+                ls.rate(rater, *(row or (None, None, None)))
     else:
         async with db.writing() as session:
             try:
@@ -334,6 +356,11 @@ async def changing(
                     raise Problem(410, REPLACED) from None
                 raise
             yield _Changing(ls, None, session)
+            for rater in ls.unrated():
+                row = (await session.execute(_RATING_OF, {
+                    "game": ls.lobby.game, "rater": rater
+                })).one_or_none()
+                ls.rate(rater, *(row or (None, None, None)))
 
 
 def reserved(seat: Seat) -> bool:

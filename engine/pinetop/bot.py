@@ -4,8 +4,13 @@ It values a patch by how much closer it brings the bot to every rank still ahead
 columns' missing patches plus the missing advanced ones), takes the best patch move it can
 afford, otherwise places campers (where the patches one space away are worth most) while it
 has fewer than three out, otherwise draws; after one card it moves a camper instead of
-drawing again when that brings it much nearer valuable patches. It pays and gives away the
-cards it needs least: plain cards before doubles, wilds last.
+drawing again when that brings it much nearer valuable patches. Its first camper goes where
+the patches one space away are worth most and no gifts are due (many cards tie: it picks
+among the best at random, so no seat follows another onto the same card). It refreshes three
+matching face-up cards when no wild or double is among them, spends its Friendship token on
+cards (Forager, Campfire) when its hand runs low, and makes Trailblazer's free move when it
+brings a camper nearer valuable patches. It pays and gives away the cards it needs least:
+plain cards before doubles, wilds last.
 """
 
 from __future__ import annotations
@@ -46,12 +51,21 @@ def heuristic_bot(view: dict, legal: list, rng: random.Random):
     me = view["seats"][view["you"]]
     phase = view["phase"]
     moves = [m["move"] for m in view["legal_moves"]]
-    pick = _CHOOSE.get(phase, _first)(view, me, moves)
+    pick = _CHOOSE.get(phase, _first)(view, me, moves, rng)
     return legal[moves.index(pick)] if pick in moves else legal[rng.randrange(len(legal))]
 
 
-def _first(view: dict, me: dict, moves: list[dict]) -> dict:
+def _first(view: dict, me: dict, moves: list[dict], rng: random.Random) -> dict:
     return moves[0]
+
+
+def _setup(view: dict, me: dict, moves: list[dict], rng: random.Random) -> dict:
+    places = [m for m in moves if m["type"] == "place"]
+    if not places:
+        return _cheapest(view, me, moves, rng)
+    score = {m["to"]: _prospects(view, me, m["to"]) - 2 * _gifts(view, m["to"]) for m in places}
+    top = max(score.values())
+    return rng.choice([m for m in places if score[m["to"]] >= top - 0.25])
 
 
 def _held(me: dict) -> dict[str, bool]:
@@ -69,7 +83,10 @@ def _gifts(view: dict, pos: int) -> int:
     return len(set(view["map"][pos]["campers"]) - {view["you"]})
 
 
-def _action(view: dict, me: dict, moves: list[dict]) -> dict:
+def _action(view: dict, me: dict, moves: list[dict], rng: random.Random) -> dict:
+    extra = _friend(view, me, moves) or _step(view, me, moves)
+    if extra is not None:
+        return extra
     held = _held(me)
     best, best_score = None, 0.0
     for m in moves:
@@ -85,7 +102,40 @@ def _action(view: dict, me: dict, moves: list[dict]) -> dict:
     places = [m for m in moves if m["type"] == "place"]
     if places and out < CAMPERS_WANTED:
         return max(places, key=lambda m: _prospects(view, me, m["to"]) - _gifts(view, m["to"]))
+    refresh = next((m for m in moves if m["type"] == "refresh"), None)
+    if refresh is not None and not any(c and (c["wild"] or c["double"])
+                                       for c in view["supply"]["face_up"]):
+        return refresh
     return _draw(view, me, moves)
+
+
+def _friend(view: dict, me: dict, moves: list[dict]) -> dict | None:
+    """Spend the Friendship token on cards when the hand runs low: Forager, else Campfire."""
+    if me["hand_count"] > 3:
+        return None
+    uses = [m for m in moves if m["type"] == "friendship" and m["patch"] in ("forager", "campfire")]
+    return max(uses, key=lambda m: (m["patch"] == "forager", _level(view, m)), default=None)
+
+
+def _level(view: dict, move: dict) -> bool:
+    owner = view["seats"][move["owner"]]
+    return next(p["advanced"] for p in owner["patches"] if p["patch"] == move["patch"])
+
+
+def _step(view: dict, me: dict, moves: list[dict]) -> dict | None:
+    """Trailblazer's free move, when it brings a camper nearer valuable patches."""
+    best, gain = None, 0.5
+    for m in moves:
+        if m["type"] == "step":
+            better = _prospects(view, me, m["to"]) - _prospects(view, me, m["start"])
+            if better > gain:
+                best, gain = m, better
+    return best
+
+
+def _after(view: dict, me: dict, moves: list[dict], rng: random.Random) -> dict:
+    return (_friend(view, me, moves) or _step(view, me, moves)
+            or next(m for m in moves if m["type"] == "done"))
 
 
 def _prospects(view: dict, me: dict, pos: int) -> float:
@@ -115,7 +165,7 @@ def _draw(view: dict, me: dict, moves: list[dict]) -> dict:
     return takes[0] if takes else next((m for m in moves if m["type"] == "stop"), moves[0])
 
 
-def _cheapest(view: dict, me: dict, moves: list[dict]) -> dict:
+def _cheapest(view: dict, me: dict, moves: list[dict], rng: random.Random | None = None) -> dict:
     """Pay, give or discard the card worth least, the one held most often first."""
     hand = {c["id"]: c for c in me["hand"]}
     held = {}
@@ -127,14 +177,14 @@ def _cheapest(view: dict, me: dict, moves: list[dict]) -> dict:
                                           default=0)))
 
 
-def _claim(view: dict, me: dict, moves: list[dict]) -> dict:
+def _claim(view: dict, me: dict, moves: list[dict], rng: random.Random | None = None) -> dict:
     held = _held(me)
     patches = {m["key"]: [s["patch"] for s in m["spots"]] for m in view["masteries"]}
     return max(moves, key=lambda m: patch_value(held, me["rank"],
                                                  patches[m["mastery"]][m["spot"]]))
 
 
-def _power(view: dict, me: dict, moves: list[dict]) -> dict:
+def _power(view: dict, me: dict, moves: list[dict], rng: random.Random) -> dict:
     claims = [m for m in moves if m["type"] == "claim"]
     if claims:  # claimed first, the card cannot be lost to the power's moves
         return _claim(view, me, claims)
@@ -148,8 +198,11 @@ def _power(view: dict, me: dict, moves: list[dict]) -> dict:
     return real[0]
 
 
-def _second(view: dict, me: dict, moves: list[dict]) -> dict:
+def _second(view: dict, me: dict, moves: list[dict], rng: random.Random) -> dict:
     """Draw & move when a camper can reach a much better spot; else a second card."""
+    extra = _friend(view, me, moves) or _step(view, me, moves)
+    if extra is not None:
+        return extra
     best, gain = None, 1.0
     for m in moves:
         if m["type"] == "move":
@@ -157,14 +210,11 @@ def _second(view: dict, me: dict, moves: list[dict]) -> dict:
                       - _gifts(view, m["to"]))
             if better > gain:
                 best, gain = m, better
-    return best or _draw(view, me, [m for m in moves if m["type"] != "move"])
-
-
-def _after(view: dict, me: dict, moves: list[dict]) -> dict:
-    return next(m for m in moves if m["type"] == "done")
+    return best or _draw(view, me, [m for m in moves if m["type"] in ("draw_deck", "take", "stop")])
 
 
 _CHOOSE = {
+    "setup": _setup,
     "after": _after,
     "action": _action,
     "draw": _second,

@@ -27,7 +27,9 @@ class Options(BaseModel):
         description="Weather and animals move round the map and change costs and moves.")
     animal: Literal["random", "elk", "trout", "beaver", "otter"] = Field(
         default="random", title="Nature: the third animal",
-        description="Joins the Bear and the Eagle (Nature expansion): chosen, or at random.")
+        description="Joins the Bear and the Eagle (Nature expansion): chosen, or at random.",
+        json_schema_extra={"enum_labels": {"random": "At random", "elk": "Elk", "trout": "Trout",
+                                           "beaver": "Beaver", "otter": "Otter"}})
     tower: bool = Field(
         default=False, title="Observation Tower",
         description="A free step toward the tower, and ten double supply cards.")

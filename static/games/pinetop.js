@@ -155,14 +155,14 @@ function mapSection(view, ctx, of) {
   // arrow (just move); placements sit on the card itself. A detour by the Observation Tower's
   // free step crosses the edge from the space beside it: when a direct move already sits there,
   // the detour gets a small tower button of its own on that edge.
-  const edgeMoves = new Map(); // `${to}:${edge}` -> {gain, plain, towerGain, towerPlain}
+  // Trailblazer's free move has an arrow of its own ("free"), beside a Draw & Move arrow.
+  const edgeMoves = new Map(); // `${to}:${edge}` -> {gain, plain, free, tower_gain, tower_plain}
   const travels = [...of("move"), ...of("step")].sort((a, b) => Number(Boolean(a.move.tower)) - Number(Boolean(b.move.tower)));
   for (const e of travels) {
     const from = e.move.tower ? toward(cols, e.move.start, view.tower) : e.move.start;
     const key = `${e.move.to}:${entryEdge(cols, from, e.move.to)}`;
     const slot = edgeMoves.get(key) || {};
-    // A Trailblazer step (free) may cross the same edge as a paid move: it has its own arrow.
-    const kind = e.move.type === "step" && !e.move.patch ? "free" : e.move.patch ? "gain" : "plain";
+    const kind = e.move.type === "step" ? "free" : e.move.patch ? "gain" : "plain";
     if (!slot[kind]) slot[kind] = e;
     else if (e.move.tower && !slot[`tower_${kind}`]) slot[`tower_${kind}`] = e;
     edgeMoves.set(key, slot);
@@ -284,9 +284,9 @@ function edgePatch(card, edge, moves, ctx) {
     wrap.append(arrow);
   }
   if (moves?.free) {
-    const arrow = h("span", { class: `pt-arrow pt-free from-${edge}`, title: moves.free.label }, arrowIcon(edge));
-    ctx.moveControl(arrow, moves.free);
-    wrap.append(arrow);
+    const free = h("span", { class: `pt-arrow pt-free from-${edge}` }, arrowIcon(edge));
+    ctx.moveControl(free, moves.free);
+    wrap.append(free);
   }
   for (const kind of ["tower_gain", "tower_plain"]) {
     if (!moves?.[kind]) continue;

@@ -200,7 +200,6 @@ export function lobbyPage(root, lobbyId) {
 }
 
 // renew: the host's way to a new code, after which the old link says it was replaced.
-// The table's options as chosen by the host: "Friendship: on · Nature: on · Animal: otter".
 function inviteBox(lobby, renew) {
   const url = new URL(lobby.invite_url || `/join/${lobby.invite_code}`, location.origin).href;
   const field = h("input", { readOnly: true, value: url, "data-testid": "invite-url", "aria-label": "Invite link" });

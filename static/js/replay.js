@@ -6,6 +6,7 @@ import { lastMove } from "./marks.js";
 import { concededNote, outcomeHeadline } from "./outcome.js";
 
 const PLAY_EVERY_MS = 700;
+const SCRUB_REST_MS = 150;
 
 // The caption of a step is its last decision, in the table's words ("Ana (Red) plays…"),
 // with the seat's badge in its colour.
@@ -16,8 +17,17 @@ export function replayBox(gameId, last, renderer, seatName, seatBadge) {
   const where = h("span", { class: "muted", "aria-live": "polite", "data-testid": "replay-at" });
   const slider = h("input", {
     type: "range", min: 0, max: last, value: last, "aria-label": "Move", "data-testid": "replay-slider",
-    oninput: () => show(Number(slider.value)),
+    oninput: () => scrub(Number(slider.value)),
   });
+  // Dragging the slider asks for the step it rests on, not every step it passes: replays
+  // are rate-limited like everything else.
+  let resting = null;
+  const scrub = (k) => {
+    at = k;
+    where.textContent = k === 0 ? `Setup · ${last} moves` : `After move ${k} of ${last}`;
+    clearTimeout(resting);
+    resting = setTimeout(() => show(k), SCRUB_REST_MS);
+  };
   const stop = () => {
     clearInterval(timer);
     timer = null;
@@ -44,6 +54,7 @@ export function replayBox(gameId, last, renderer, seatName, seatBadge) {
   let shown = -1;
   let previous = null; // the step drawn before, {at, view}: one step on, its move is marked
   async function show(k) {
+    clearTimeout(resting); // a button pressed while the slider rests wins
     at = Math.max(0, Math.min(last, k));
     slider.value = at;
     where.textContent = at === 0 ? `Setup · ${last} moves` : `After move ${at} of ${last}`;

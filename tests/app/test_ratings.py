@@ -226,3 +226,21 @@ def test_the_leaderboard_ranks_players_and_bots_and_marks_provisional_ones(live,
     assert live.client().get("/api/games/nope/leaderboard").status_code == 404
     page = live.client().get("/leaderboard/summer-camp")
     assert page.status_code == 200 and "Heuristic bot" in page.text and ana.handle in page.text
+
+
+def test_the_answer_to_a_seat_taken_shows_the_rating_as_a_reload_would(live):
+    """The page draws the answer to its own change and the socket's reload, in either order:
+    both show the ratings of whoever the change seated."""
+    ana, ben = signed_in(live, "Ana"), signed_in(live, "Ben")
+    first = live.lobby(ana, game="hike", seats=2)
+    bot = ana.post(f"/api/lobbies/{first['id']}/bots", json={"seat": 1, "level": "heuristic"})
+    assert bot.status_code == 200
+    game_id = ana.post(f"/api/lobbies/{first['id']}/start").json()["game_id"]
+    assert ana.post(f"/api/games/{game_id}/concede").status_code == 200
+    lobby = live.lobby(ben, game="hike", seats=3)
+    added = ben.post(f"/api/lobbies/{lobby['id']}/bots", json={"seat": 1, "level": "heuristic"})
+    joined = ana.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]})
+    reloaded = ana.get(f"/api/lobbies/{lobby['id']}").json()["seats"]
+    assert added.json()["seats"][1]["rating"] == reloaded[1]["rating"] is not None
+    [ana_seat] = [s for s in joined.json()["seats"] if s["player"] and s["player"]["id"] == ana.id]
+    assert ana_seat["rating"] == reloaded[ana_seat["seat"]]["rating"] is not None

@@ -80,6 +80,8 @@ def test_every_control_is_big_enough_on_a_phone(new_page, server_url, kind):
         expect(page.get_by_test_id("turn")).to_have_text("Your turn")
         expect(page.locator('[data-testid="move"]:not([disabled])').first).to_be_visible()
         page.wait_for_function(f"() => document.querySelectorAll('[data-testid=move]').length >= {len(now['view']['legal_moves']) and 1}")
+        # Boxes at rest: a control that just arrived is drawn scaled down for 0.6 s.
+        page.evaluate("() => Promise.all(document.getAnimations().map((a) => a.finished))")
         measured += check(page, problems)
         if os.environ.get("PHONE_SHOTS"):
             page.screenshot(path=f"{os.environ['PHONE_SHOTS']}/{kind}-{measured}.png", full_page=True)

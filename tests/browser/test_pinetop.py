@@ -110,7 +110,7 @@ def test_whole_game_against_the_bot(new_page):
     expect(table.get_by_test_id("mastery")).to_have_count(4)
     expect(table.locator(".pt-spot")).to_have_count(16)
     expect(table.locator('[data-testid="supply-area"] .pt-supply[data-card]')).to_have_count(4)
-    expect(table.get_by_test_id("rank-track").locator("li")).to_have_count(5)
+    expect(table.get_by_test_id("rank-track").locator("li.pt-rank")).to_have_count(5)
     # The modules' pieces: the weather beside the map, Bear, Eagle and one more animal, the tower.
     expect(table.get_by_test_id("weather")).to_have_count(1)
     expect(table.get_by_test_id("animal")).to_have_count(3)

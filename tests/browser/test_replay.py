@@ -1,0 +1,35 @@
+"""The replay of an ended game: dragging its slider asks the server for the step it rests on,
+not for every step it passes (replays are rate-limited)."""
+
+from __future__ import annotations
+
+import time
+
+from playwright.sync_api import expect
+
+from tests.browser.end_states import COOKIE, ended_game
+
+
+def test_dragging_the_slider_asks_for_the_step_it_rests_on(new_page, server_url):
+    game_id, token = ended_game(server_url, "hike", "conceded-3p")
+    page = new_page("/")
+    page.context.add_cookies([{"name": COOKIE, "value": token, "url": server_url}])
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/replay?" in r.url else None)
+    page.goto(f"/games/{game_id}")
+    replay = page.get_by_test_id("replay")
+    replay.get_by_test_id("replay-open").click()
+    expect(replay.get_by_test_id("replay-at")).to_contain_text("After move")
+    before = len(asked)
+    # A drag across 20 steps: an input event per step, faster than a person reads them.
+    replay.get_by_test_id("replay-slider").evaluate(
+        """(slider) => { for (let k = 1; k <= 20; k++) {
+             slider.value = k; slider.dispatchEvent(new Event("input", { bubbles: true })); } }"""
+    )
+    expect(replay.get_by_test_id("replay-at")).to_contain_text("After move 20 of")
+    deadline = time.monotonic() + 10
+    while not (asked and asked[-1].endswith("at=20")):
+        assert time.monotonic() < deadline, "the step the slider rests on was never asked for"
+        page.wait_for_timeout(50)
+    assert len(asked) - before == 1
+    expect(replay.get_by_test_id("replay-table")).to_be_visible()
