@@ -307,17 +307,18 @@ def play(game: Game[S, M], state: S, seat: int, move: M | dict) -> S:
     return after
 
 
-def full_view(game: Game[S, M], state: S, seat: int | None, legal: list | None = None) -> dict:
+def full_view(
+    game: Game[S, M], state: S, seat: int | None, legal: list | None = None, *, person: bool = False
+) -> dict:
     """Everything that leaves the engine for a seat goes through here: one projection.
     ``legal``: the seat's legal moves, when the caller has them already."""
     outcome = game.outcome(state)
-    person = legal is None  # a bot's caller passes the legal moves it chooses from
     if seat is None or outcome is not None:
         legal = []
     elif legal is None:
         legal = game.legal_moves(state, seat)
     entries = game.labelled(state, seat, legal) if legal else []
-    if person and legal:
+    if person and legal:  # a person's view, not a bot's: it may offer to take a step back
         entries += game.take_back_moves(state, seat)
     return {
         "game": game.id,

@@ -18,7 +18,7 @@ def playthrough(game: Game, bots: list[str], options: dict | None = None, seed: 
     while game.outcome(state) is None:
         seat = game.to_act(state)[0]
         legal = game.legal_moves(state, seat)
-        move = game.bots[bots[seat]](full_view(game, state, seat, legal), legal, rng)
+        move = game.bots[bots[seat]](full_view(game, state, seat), legal, rng)
         seen = len(state.log)
         state = play(game, state, seat, move)
         lines.append(f"> seat {seat}: {move.model_dump_json()}")

@@ -15,7 +15,7 @@ TAKING_BACK = ["summer-camp", "pinetop", "camping-life"]
 
 
 def offered(game, state, seat) -> bool:
-    return any(e["move"] == UNDO for e in full_view(game, state, seat)["legal_moves"])
+    return any(e["move"] == UNDO for e in full_view(game, state, seat, person=True)["legal_moves"])
 
 
 def without_log(view: dict) -> dict:
@@ -57,7 +57,8 @@ def test_a_step_taken_back_returns_every_seat_to_the_view_before_it(kind):
         moves.append((seat, UNDO))
         undone += 1
         for who in (0, 1, None):
-            was, now = full_view(game, before, who), full_view(game, back, who)
+            was = full_view(game, before, who, person=who is not None)
+            now = full_view(game, back, who, person=who is not None)
             assert without_log(now) == without_log(was)
             assert now["log"][:-1] == was["log"] and now["log"][-1]["text"].startswith(("Undone", "A step"))
             assert now["last_decision"] == len(was["log"])
@@ -102,7 +103,8 @@ def test_summer_camp_takes_back_a_card_played_and_a_buy_but_not_ending_the_turn(
     plays = [m for m in game.legal_moves(state, seat) if m.type == "play" and m.use == "energy"]
     state = play(game, state, seat, plays[0])
     assert offered(game, state, seat)
-    label = next(e["label"] for e in full_view(game, state, seat)["legal_moves"] if e["move"] == UNDO)
+    label = next(e["label"] for e in full_view(game, state, seat, person=True)["legal_moves"]
+                 if e["move"] == UNDO)
     assert label.startswith("Undo: ") and "plays" in label
     ended = play(game, state, seat, next(m for m in game.legal_moves(state, seat) if m.type == "end_turn"))
     assert ended.undo == [] and not offered(game, ended, seat)
@@ -120,7 +122,7 @@ def test_pinetop_does_not_take_back_a_card_drawn():
     assert drawn.undo == [] and not offered(game, drawn, seat)
 
 
-def test_bots_are_never_offered_an_undo():
+def test_only_a_persons_view_offers_an_undo():
     game = GAMES["summer-camp"]
     state = game.setup(2, game.options({}), 3)
     seat = game.to_act(state)[0]
@@ -129,3 +131,4 @@ def test_bots_are_never_offered_an_undo():
     legal = game.legal_moves(state, seat)
     assert offered(game, state, seat)
     assert all(e["move"] != UNDO for e in bot_view(game, game.bots["heuristic"], state, seat, legal)["legal_moves"])
+    assert all(e["move"] != UNDO for e in full_view(game, state, seat)["legal_moves"])
