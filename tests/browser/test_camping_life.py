@@ -107,7 +107,7 @@ def test_whole_game_against_the_bot(new_page):
     rng = random.Random(7)
     clicked: dict[str, int] = {}
     reveals = 0
-    deadline = time.monotonic() + 150
+    deadline = time.monotonic() + 400
     while not page.get_by_test_id("outcome").is_visible():
         assert time.monotonic() < deadline, "the game did not finish"
         check_table(page)

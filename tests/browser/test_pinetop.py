@@ -119,7 +119,7 @@ def test_whole_game_against_the_bot(new_page):
 
     rng = random.Random(11)
     clicked: dict[str, int] = {}
-    deadline = time.monotonic() + 240
+    deadline = time.monotonic() + 480
     while not page.get_by_test_id("outcome").is_visible():
         assert time.monotonic() < deadline, f"the game did not finish; clicked {clicked}"
         check_table(page)

@@ -163,7 +163,7 @@ def test_whole_game_against_the_bot(new_page):
     rng = random.Random(11)
     clicked: Counter = Counter()
     steps = 0
-    deadline = time.monotonic() + 300
+    deadline = time.monotonic() + 600
     while not page.get_by_test_id("outcome").is_visible():
         assert time.monotonic() < deadline, f"the game did not finish ({dict(clicked)})"
         check_table(page)
