@@ -108,6 +108,17 @@ class Event(BaseModel):
 _event = Event.__pydantic_validator__.validate_python
 
 
+class UndoPoint(BaseModel):
+    """A state ``seat`` may return to within its turn (``engine.undo``): the state before its
+    step, as JSON without the undo points, and the step's first log line."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seat: int
+    state: str
+    step: str | None = None
+
+
 class BaseState(BaseModel):
     """Fields every game state has. Subclasses add the game's own.
 
@@ -127,6 +138,8 @@ class BaseState(BaseModel):
     # The log line (its number) of the latest decision a seat made: the first line its move
     # wrote (later lines are what followed from it, a new turn's header, a clean-up).
     last_decision: int | None = None
+    # Steps of the acting seat's turn that it may still take back, the latest last.
+    undo: list[UndoPoint] = []
 
     @field_serializer("logged")
     def _logged_with_log(self, logged: int) -> int:
@@ -190,6 +203,11 @@ class Game(ABC, Generic[S, M]):
 
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None: ...
+
+    def take_back_moves(self, state: S, seat: int) -> list[dict]:
+        """Entries for a person's legal moves beyond the game's own: taking back a step
+        (``engine.undo``). Bots are never offered them."""
+        return []
 
     def describe(self, state: S, seat: int, move: M) -> str:
         """A short label for a legal move, shown on its button."""
@@ -307,7 +325,9 @@ def step(game: Game[S, M], state: S, seat: int, move: M) -> S:
     return after
 
 
-def full_view(game: Game[S, M], state: S, seat: int | None, legal: list | None = None) -> dict:
+def full_view(
+    game: Game[S, M], state: S, seat: int | None, legal: list | None = None, *, person: bool = False
+) -> dict:
     """Everything that leaves the engine for a seat goes through here: one projection.
     ``legal``: the seat's legal moves, when the caller has them already."""
     outcome = game.outcome(state)
@@ -315,12 +335,15 @@ def full_view(game: Game[S, M], state: S, seat: int | None, legal: list | None =
         legal = []
     elif legal is None:
         legal = game.legal_moves(state, seat)
+    entries = game.labelled(state, seat, legal) if legal else []
+    if person and legal:  # a person's view, not a bot's: it may offer to take a step back
+        entries += game.take_back_moves(state, seat)
     return {
         "game": game.id,
         "players": state.players,
         "you": seat,
         "to_act": game.to_act(state),
-        "legal_moves": game.labelled(state, seat, legal) if legal else [],
+        "legal_moves": entries,
         "last_decision": state.last_decision,
         "outcome": outcome.model_dump(mode="json") if outcome else None,
         **game.view(state, seat),

@@ -185,7 +185,7 @@ class Snapshot:
     def live_view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see of the game now (``None``: a spectator), without the log's
         entries: the engine's projection, the table and the log's length."""
-        view = full_view(self.game, self.state, seat)
+        view = full_view(self.game, self.state, seat, person=seat is not None)
         view["table"] = self.table()
         view["log_length"] = self.log.length
         if self.status != "active":

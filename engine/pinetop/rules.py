@@ -186,7 +186,7 @@ def _legal_setup(s: PinetopState, seat: int) -> list[Move]:
 def _legal_action(s: PinetopState, seat: int) -> list[Move]:
     moves: list[Move] = [*_draws(s), *_refreshes(s)]
     if s.refreshed:  # a refresh begins the Draw Two action: a draw must follow
-        return moves or [STOP]
+        return (moves or [STOP]) + extras(s, seat)
     moves += _travels(s, seat, patch=True)
     moves += _placements(s, seat)
     return (moves or [PASS]) + extras(s, seat)

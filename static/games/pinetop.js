@@ -155,13 +155,14 @@ function mapSection(view, ctx, of) {
   // arrow (just move); placements sit on the card itself. A detour by the Observation Tower's
   // free step crosses the edge from the space beside it: when a direct move already sits there,
   // the detour gets a small tower button of its own on that edge.
-  const edgeMoves = new Map(); // `${to}:${edge}` -> {gain, plain, towerGain, towerPlain}
+  // Trailblazer's free move has an arrow of its own ("free"), beside a Draw & Move arrow.
+  const edgeMoves = new Map(); // `${to}:${edge}` -> {gain, plain, free, tower_gain, tower_plain}
   const travels = [...of("move"), ...of("step")].sort((a, b) => Number(Boolean(a.move.tower)) - Number(Boolean(b.move.tower)));
   for (const e of travels) {
     const from = e.move.tower ? toward(cols, e.move.start, view.tower) : e.move.start;
     const key = `${e.move.to}:${entryEdge(cols, from, e.move.to)}`;
     const slot = edgeMoves.get(key) || {};
-    const kind = e.move.patch ? "gain" : "plain";
+    const kind = e.move.type === "step" ? "free" : e.move.patch ? "gain" : "plain";
     if (!slot[kind]) slot[kind] = e;
     else if (e.move.tower && !slot[`tower_${kind}`]) slot[`tower_${kind}`] = e;
     edgeMoves.set(key, slot);
@@ -281,6 +282,11 @@ function edgePatch(card, edge, moves, ctx) {
     const arrow = h("span", { class: `pt-arrow from-${edge}` }, arrowIcon(edge));
     ctx.moveControl(arrow, moves.plain);
     wrap.append(arrow);
+  }
+  if (moves?.free) {
+    const free = h("span", { class: `pt-arrow pt-free from-${edge}` }, arrowIcon(edge));
+    ctx.moveControl(free, moves.free);
+    wrap.append(free);
   }
   for (const kind of ["tower_gain", "tower_plain"]) {
     if (!moves?.[kind]) continue;
@@ -482,11 +488,11 @@ function rankSection(view, ctx) {
 // What the requirements under each rank mean: shapes are patches of that colour, a column is
 // one way to qualify, and the arrowed grey shape counts advanced patches.
 function rankLegend() {
-  const item = (shape, text) => h("li", {}, shape, h("span", {}, text));
+  const item = (shape, text) => h("span", { class: "pt-legend-key" }, shape, h("span", {}, text));
   return h("div", { class: "pt-legend small", "data-testid": "rank-legend" },
     h("p", {}, "To move up a rank, hold the patches of any one column under it (",
       h("span", { class: "pt-req-item" }, "3", patchShape("green")), " is three green patches), plus the advanced patches it asks for. Your hand limit becomes the rank's."),
-    h("ul", {},
+    h("div", { class: "pt-legend-keys" },
       item(patchShape("green"), "green patch"),
       item(patchShape("blue"), "blue patch"),
       item(patchShape("grey"), "grey patch"),
