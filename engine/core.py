@@ -113,6 +113,19 @@ class Event(BaseModel):
 _event = Event.__pydantic_validator__.validate_python
 
 
+class UndoPoint(BaseModel):
+    """A state ``seat`` may return to within its turn (``engine.undo``): the state before its
+    step, as JSON without the log or the undo points, the log's length then, and the step's
+    first log line."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seat: int
+    state: str
+    log: int
+    step: str | None = None
+
+
 class BaseState(BaseModel):
     """Fields every game state has. Subclasses add the game's own."""
 
@@ -124,6 +137,8 @@ class BaseState(BaseModel):
     # The log line of the latest decision a seat made: the first line its move wrote (later
     # lines are what followed from it, a new turn's header, a clean-up). Set by ``play``.
     last_decision: int | None = None
+    # Steps of the acting seat's turn that it may still take back, the latest last.
+    undo: list[UndoPoint] = []
 
     def say(self, text: str, seat: int | None = None) -> None:
         # Validated by pydantic-core directly rather than through ``Event.__init__``: most
@@ -179,6 +194,11 @@ class Game(ABC, Generic[S, M]):
 
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None: ...
+
+    def take_back_moves(self, state: S, seat: int) -> list[dict]:
+        """Entries for a person's legal moves beyond the game's own: taking back a step
+        (``engine.undo``). Bots are never offered them."""
+        return []
 
     def describe(self, state: S, seat: int, move: M) -> str:
         """A short label for a legal move, shown on its button."""
@@ -287,7 +307,9 @@ def play(game: Game[S, M], state: S, seat: int, move: M | dict) -> S:
     return after
 
 
-def full_view(game: Game[S, M], state: S, seat: int | None, legal: list | None = None) -> dict:
+def full_view(
+    game: Game[S, M], state: S, seat: int | None, legal: list | None = None, *, person: bool = False
+) -> dict:
     """Everything that leaves the engine for a seat goes through here: one projection.
     ``legal``: the seat's legal moves, when the caller has them already."""
     outcome = game.outcome(state)
@@ -295,12 +317,15 @@ def full_view(game: Game[S, M], state: S, seat: int | None, legal: list | None =
         legal = []
     elif legal is None:
         legal = game.legal_moves(state, seat)
+    entries = game.labelled(state, seat, legal) if legal else []
+    if person and legal:  # a person's view, not a bot's: it may offer to take a step back
+        entries += game.take_back_moves(state, seat)
     return {
         "game": game.id,
         "players": state.players,
         "you": seat,
         "to_act": game.to_act(state),
-        "legal_moves": game.labelled(state, seat, legal) if legal else [],
+        "legal_moves": entries,
         "log": log_view(state.log),
         "last_decision": state.last_decision,
         "outcome": outcome.model_dump(mode="json") if outcome else None,

@@ -182,7 +182,7 @@ class Snapshot:
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (``None``: a spectator): the engine's projection plus the table."""
-        view = full_view(self.game, self.state, seat)
+        view = full_view(self.game, self.state, seat, person=seat is not None)
         view["table"] = self.table()
         if self.status != "active":
             # Nobody acts in an ended game, and the stored outcome is the final word (a game

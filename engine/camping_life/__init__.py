@@ -11,8 +11,10 @@ from engine.camping_life.moves import Move, move_adapter
 from engine.camping_life.state import CampingLifeState, Options
 from engine.camping_life.view import view as camping_view
 from engine.core import Bot, Game, check_players, random_bot
+from engine.undo import takes_back
 
 
+@takes_back
 class CampingLifeGame(Game[CampingLifeState, Move]):
     id = "camping-life"
     title = "Camping Life"
@@ -26,6 +28,11 @@ class CampingLifeGame(Game[CampingLifeState, Move]):
     def setup(self, players: int, options: Options, seed: int) -> CampingLifeState:
         check_players(self, players)
         return rules.setup(players, seed)
+
+    def undo_guard(self, state: CampingLifeState) -> tuple:
+        """A step can be taken back while no card is drawn, no mission turned up and no coin
+        turned over: placing the cards one has won, say."""
+        return (state.round, len(state.draw), len(state.mission_pile), state.revealed)
 
     # The rules themselves, not methods that call them: a playout calls these on every step.
     to_act = staticmethod(rules.to_act)

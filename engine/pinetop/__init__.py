@@ -14,8 +14,10 @@ from engine.pinetop.labels import describe
 from engine.pinetop.moves import Move, move_adapter
 from engine.pinetop.state import Options, PinetopState
 from engine.pinetop.view import view
+from engine.undo import takes_back
 
 
+@takes_back
 class PinetopGame(Game[PinetopState, Move]):
     id = "pinetop"
     title = "Camp Pinetop"
@@ -29,6 +31,12 @@ class PinetopGame(Game[PinetopState, Move]):
     def setup(self, players: int, options: Options, seed: int) -> PinetopState:
         check_players(self, players)
         return setup.setup(players, options, seed)
+
+    def undo_guard(self, state: PinetopState) -> tuple:
+        """A step can be taken back while the supply deck keeps its size (no card drawn or
+        turned up) and no other player's hand changed (a gift)."""
+        others = tuple(len(h) for s, h in enumerate(state.hands) if s != state.active)
+        return (state.active, state.turn, len(state.deck), others)
 
     def to_act(self, state: PinetopState) -> list[int]:
         return rules.to_act(state)

@@ -12,8 +12,10 @@ from engine.summer_camp.cards import CARD_LIST, PACKS
 from engine.summer_camp.moves import Move, move_adapter
 from engine.summer_camp.state import Options, SummerCampState
 from engine.summer_camp.view import view
+from engine.undo import takes_back
 
 
+@takes_back
 class SummerCampGame(Game[SummerCampState, Move]):
     id = "summer-camp"
     title = "Summer Camp"
@@ -27,6 +29,14 @@ class SummerCampGame(Game[SummerCampState, Move]):
     def setup(self, players: int, options: Options, seed: int) -> SummerCampState:
         check_players(self, players)
         return turn.setup(players, options.packs, seed)
+
+    def undo_guard(self, state: SummerCampState) -> tuple:
+        """A step can be taken back while every pile stays the size it was (no card drawn,
+        no activity card turned up) and no other camper's cards changed (a gift)."""
+        others = tuple((len(state.hands[s]), len(state.discards[s])) for s in range(state.players)
+                       if s != state.active)
+        return (state.active, state.turn, tuple(len(p) for p in state.piles),
+                tuple(len(d) for d in state.draws), others)
 
     def to_act(self, state: SummerCampState) -> list[int]:
         return rules.to_act(state)

@@ -488,11 +488,11 @@ function rankSection(view, ctx) {
 // What the requirements under each rank mean: shapes are patches of that colour, a column is
 // one way to qualify, and the arrowed grey shape counts advanced patches.
 function rankLegend() {
-  const item = (shape, text) => h("li", {}, shape, h("span", {}, text));
+  const item = (shape, text) => h("span", { class: "pt-legend-key" }, shape, h("span", {}, text));
   return h("div", { class: "pt-legend small", "data-testid": "rank-legend" },
     h("p", {}, "To move up a rank, hold the patches of any one column under it (",
       h("span", { class: "pt-req-item" }, "3", patchShape("green")), " is three green patches), plus the advanced patches it asks for. Your hand limit becomes the rank's."),
-    h("ul", {},
+    h("div", { class: "pt-legend-keys" },
       item(patchShape("green"), "green patch"),
       item(patchShape("blue"), "blue patch"),
       item(patchShape("grey"), "grey patch"),

@@ -145,6 +145,10 @@ export function gamePage(root, gameId) {
         setTimeout(() => { throw err; });
       }
     }
+    // Taking back a step of your turn is the frame's, the same for every game: beside the turn.
+    const undoEntry = (view.legal_moves || []).find((entry) => entry.move.type === "undo");
+    const undo = undoEntry ? control(h("button", { type: "button", class: "undo-step", title: undoEntry.label },
+      "Undo"), undoEntry) : null;
     const rest = (view.legal_moves || []).filter((entry) => !handled.has(entry));
     fill(parts.moves, rest.length
       ? h("section", { class: "moves-bar", "data-testid": "moves-bar" },
@@ -155,7 +159,7 @@ export function gamePage(root, gameId) {
     const logText = renderer?.logText ? (event) => renderer.logText(event, ctx) : (event) => event.text;
     const colourOf = (seat) => (renderer?.seatColour ? renderer.seatColour(view, seat) : null);
     fill(parts.log, logBox(view.log || [], seatName, logText, colourOf));
-    drawHead(logText, colourOf);
+    drawHead(logText, colourOf, undo, undoEntry);
     keepFocus(focused);
     lookDue ||= fresh;
     if (lookDue && !pending) {
@@ -179,7 +183,7 @@ export function gamePage(root, gameId) {
     (next || parts.head.querySelector('[data-testid="turn"]'))?.focus();
   };
 
-  const drawHead = (logText = (event) => event.text, colourOf = () => null) => {
+  const drawHead = (logText = (event) => event.text, colourOf = () => null, undo = null, undoEntry = null) => {
     const status = !view ? "" : view.outcome ? "Game over"
       : view.to_act.includes(view.you) ? (view.to_act.length > 1 ? "Your move (others decide too)" : "Your turn")
         : view.to_act.length ? `Waiting for ${view.to_act.map(seatName).join(", ")}` : "";
@@ -203,6 +207,9 @@ export function gamePage(root, gameId) {
       // The turn line is read out by screen readers whenever it changes.
       h("p", { class: view?.to_act.includes(view.you) && !view.outcome ? "turn yours" : "turn", "data-testid": "turn",
         "aria-live": "polite", tabindex: "-1" }, status, status && pending ? " · sending…" : ""),
+      undo ? h("p", { class: "undo-row small", "data-testid": "undo-row" }, undo, " ",
+        undoEntry.label.startsWith("Undo: ")
+          ? h("span", { class: "muted" }, logText({ text: undoEntry.label.slice(6), seat: view.you })) : null) : null,
       latest ? h("p", { class: "last-move small", "data-testid": "last-move", "data-index": view.last_decision },
         h("span", { class: "muted" }, "Last: "), logText(latest)) : null,
       flash ? h("p", { class: "error", role: "alert", "data-testid": "flash" }, flash) : null,

@@ -75,6 +75,8 @@ def play(client: httpx.Client, game_id: str, kind: str, moves: int | None = None
         if view["you"] not in view["to_act"]:
             time.sleep(0.01)
             continue
+        # What a bot is given: the game's own moves, never an undo.
+        view["legal_moves"] = [e for e in view["legal_moves"] if e["move"]["type"] != "undo"]
         legal = [game.parse_move(e["move"]) for e in view["legal_moves"]]
         chosen = bot(view, legal, rng)
         chosen = chosen if isinstance(chosen, dict) else chosen.model_dump(mode="json")

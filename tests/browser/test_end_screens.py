@@ -4,6 +4,9 @@ by the bot after a suspension, and aborted. One page load each."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import expect
 
@@ -12,6 +15,15 @@ from tests.browser.end_states import COOKIE, ended_game
 
 PHONE = 375
 ENDINGS = ["finished", "conceded-at-start", "conceded", "conceded-3p", "suspended", "aborted"]
+# Set to a folder (docs/screenshots) to keep a picture of each ending at 375 px.
+SHOTS = os.environ.get("CAMPGROUND_SCREENSHOTS")
+# The frame's head, the outcome and the table: the chat, replay and log below are left out.
+CLIP = """() => {
+  const game = document.querySelector('.game').getBoundingClientRect();
+  const table = document.querySelector('.game-root:not(.replay-table)');
+  return { x: game.x + scrollX - 8, y: game.y + scrollY - 8, width: game.width + 16,
+           height: table.getBoundingClientRect().bottom - game.y + 16 };
+}"""
 CASES = [(kind, how) for kind in ("hike", "summer-camp", "camping-life", "pinetop") for how in ENDINGS
          if not (kind == "camping-life" and how == "conceded-3p")]  # Camping Life is for two
 
@@ -31,6 +43,9 @@ def test_every_table_draws_every_ending(new_page, server_url, kind, how):
     assert isinstance(record["seed"], str)
     expect(page.get_by_test_id("seed")).to_have_text(record["seed"])
     assert verify(record).ok, verify(record).message
+    if SHOTS:
+        page.screenshot(path=Path(SHOTS) / f"{kind}-{how}-375.png", clip=page.evaluate(CLIP),
+                        full_page=True, animations="disabled")
     headline = page.get_by_test_id("winner").inner_text()
     if how == "aborted":
         assert headline == "The game was aborted: nobody wins."

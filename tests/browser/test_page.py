@@ -50,7 +50,7 @@ def test_the_frame_shows_the_turn_the_last_move_watchers_and_a_replay(new_page):
     expect(page.get_by_test_id("watching")).to_have_count(0)
 
     rng = random.Random(3)
-    deadline = time.monotonic() + 150
+    deadline = time.monotonic() + 400
     saw_your_turn = saw_waiting = False
     while not page.get_by_test_id("outcome").is_visible():
         assert time.monotonic() < deadline, "the game did not finish"

@@ -1,0 +1,134 @@
+"""Undo within a turn (``engine.undo``): which steps can be taken back, that taking one back
+returns the view before it, and that a game with undos replays from its move log."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.core import IllegalMove, bot_view, full_view, play
+from engine.registry import GAMES
+
+UNDO = {"type": "undo"}
+TAKING_BACK = ["summer-camp", "pinetop", "camping-life"]
+
+
+def offered(game, state, seat) -> bool:
+    return any(e["move"] == UNDO for e in full_view(game, state, seat, person=True)["legal_moves"])
+
+
+def without_log(view: dict) -> dict:
+    return {k: v for k, v in view.items() if k not in ("log", "last_decision")}
+
+
+def step(game, state, rng):
+    seat = game.to_act(state)[0]
+    legal = game.legal_moves(state, seat)
+    bot = game.bots["random"]
+    return seat, bot(bot_view(game, bot, state, seat, legal), legal, rng)
+
+
+@pytest.mark.parametrize("kind", TAKING_BACK)
+def test_a_step_taken_back_returns_every_seat_to_the_view_before_it(kind):
+    """Bounded property: 150 steps of a seeded game; every step that keeps the turn with the
+    same seat and reveals nothing is offered back, and taking it back gives every seat the
+    view it had before the step, with one log line more saying it was undone."""
+    game = GAMES[kind]
+    state = game.setup(2, game.options({}), 11)
+    rng = random.Random(11)
+    moves, undone, kept = [], 0, 0
+    for _ in range(150):
+        if game.outcome(state) is not None:
+            break
+        seat, move = step(game, state, rng)
+        before = state
+        state = play(game, state, seat, move)
+        moves.append((seat, move))
+        if not offered(game, state, seat):
+            continue
+        kept += 1
+        # Nothing hidden became known, and nobody else decides meanwhile.
+        assert game.to_act(state) == [seat] and state.rng.state == before.rng.state
+        assert game.undo_guard(state) == game.undo_guard(before)
+        if rng.random() < 0.5:
+            continue
+        back = play(game, state, seat, UNDO)
+        moves.append((seat, UNDO))
+        undone += 1
+        for who in (0, 1, None):
+            was = full_view(game, before, who, person=who is not None)
+            now = full_view(game, back, who, person=who is not None)
+            assert without_log(now) == without_log(was)
+            assert now["log"][:-1] == was["log"] and now["log"][-1]["text"].startswith(("Undone", "A step"))
+            assert now["last_decision"] == len(was["log"])
+        state = back
+    assert kept > 3 and undone > 1, (kept, undone)
+    # The log of moves, undos included, replays to the same game.
+    again = game.setup(2, game.options({}), 11)
+    for seat, move in moves:
+        again = play(game, again, seat, move)
+    assert game.dump_json(again) == game.dump_json(state)
+
+
+@pytest.mark.parametrize("kind", TAKING_BACK)
+def test_nobody_else_can_take_back_a_step_nor_anything_once_the_turn_moved_on(kind):
+    game = GAMES[kind]
+    state = game.setup(2, game.options({}), 5)
+    rng = random.Random(5)
+    with pytest.raises(IllegalMove):
+        play(game, state, game.to_act(state)[0], UNDO)  # nothing to take back yet
+    for _ in range(300):
+        seat, move = step(game, state, rng)
+        state = play(game, state, seat, move)
+        if offered(game, state, seat):
+            break
+    other = 1 - seat
+    assert not offered(game, state, other)
+    with pytest.raises(IllegalMove):
+        play(game, state, other, UNDO)
+    with pytest.raises(IllegalMove):
+        play(game, state, seat, {"type": "undo", "steps": 3})
+    # Playing on until the other seat decides clears every undo point.
+    while game.to_act(state) == [seat]:
+        s, move = step(game, state, rng)
+        state = play(game, state, s, move)
+    assert state.undo == [] and not offered(game, state, seat)
+
+
+def test_summer_camp_takes_back_a_card_played_and_a_buy_but_not_ending_the_turn():
+    game = GAMES["summer-camp"]
+    state = game.setup(2, game.options({}), 3)
+    seat = game.to_act(state)[0]
+    plays = [m for m in game.legal_moves(state, seat) if m.type == "play" and m.use == "energy"]
+    state = play(game, state, seat, plays[0])
+    assert offered(game, state, seat)
+    label = next(e["label"] for e in full_view(game, state, seat, person=True)["legal_moves"]
+                 if e["move"] == UNDO)
+    assert label.startswith("Undo: ") and "plays" in label
+    ended = play(game, state, seat, next(m for m in game.legal_moves(state, seat) if m.type == "end_turn"))
+    assert ended.undo == [] and not offered(game, ended, seat)
+
+
+def test_pinetop_does_not_take_back_a_card_drawn():
+    game = GAMES["pinetop"]
+    state = game.setup(2, game.options({}), 3)
+    rng = random.Random(3)
+    while state.phase != "action":
+        seat, move = step(game, state, rng)
+        state = play(game, state, seat, move)
+    seat = game.to_act(state)[0]
+    drawn = play(game, state, seat, next(m for m in game.legal_moves(state, seat) if m.type == "draw_deck"))
+    assert drawn.undo == [] and not offered(game, drawn, seat)
+
+
+def test_only_a_persons_view_offers_an_undo():
+    game = GAMES["summer-camp"]
+    state = game.setup(2, game.options({}), 3)
+    seat = game.to_act(state)[0]
+    plays = [m for m in game.legal_moves(state, seat) if m.type == "play" and m.use == "energy"]
+    state = play(game, state, seat, plays[0])
+    legal = game.legal_moves(state, seat)
+    assert offered(game, state, seat)
+    assert all(e["move"] != UNDO for e in bot_view(game, game.bots["heuristic"], state, seat, legal)["legal_moves"])
+    assert all(e["move"] != UNDO for e in full_view(game, state, seat)["legal_moves"])
