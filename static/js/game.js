@@ -146,6 +146,7 @@ export function gamePage(root, gameId) {
       }
     }
     // Taking back a step of your turn is the frame's, the same for every game: beside the turn.
+    // Focus and scrolling go to the game's next move, never to it.
     const undoEntry = (view.legal_moves || []).find((entry) => entry.move.type === "undo");
     const undo = undoEntry ? control(h("button", { type: "button", class: "undo-step", title: undoEntry.label },
       "Undo"), undoEntry) : null;
@@ -179,7 +180,7 @@ export function gamePage(root, gameId) {
     if (again) return again.focus();
     if (movedFrom === null || pending || version <= movedFrom) return;
     movedFrom = null;
-    const next = root.querySelector('[data-testid="move"]:not([aria-disabled="true"]):not([disabled])');
+    const next = root.querySelector('[data-testid="move"]:not(.undo-step):not([aria-disabled="true"]):not([disabled])');
     (next || parts.head.querySelector('[data-testid="turn"]'))?.focus();
   };
 
