@@ -160,6 +160,7 @@ export function gamePage(root, gameId) {
       }
     }
     // Taking back a step of your turn is the frame's, the same for every game: beside the turn.
+    // Focus and scrolling go to the game's next move, never to it.
     const undoEntry = (view.legal_moves || []).find((entry) => entry.move.type === "undo");
     const undo = undoEntry ? control(h("button", { type: "button", class: "undo-step", title: undoEntry.label },
       "Undo"), undoEntry) : null;
@@ -193,7 +194,7 @@ export function gamePage(root, gameId) {
     if (again) return again.focus();
     if (movedFrom === null || pending || version <= movedFrom) return;
     movedFrom = null;
-    const next = root.querySelector('[data-testid="move"]:not([aria-disabled="true"]):not([disabled])');
+    const next = root.querySelector('[data-testid="move"]:not(.undo-step):not([aria-disabled="true"]):not([disabled])');
     (next || parts.head.querySelector('[data-testid="turn"]'))?.focus();
   };
 
@@ -327,7 +328,7 @@ function seatsStrip(view, seatName, colourOf) {
       ratingTag(s.rating),
       s.seat === view.you ? h("span", { class: "tag you" }, "you") : null,
       s.conceded ? h("span", { class: "tag" }, "conceded") : null,
-      s.stand_in ? h("span", { class: "tag", "data-testid": "stand-in" }, standInText(view, s.seat)) : null,
+      standInText(view, s.seat) ? h("span", { class: "tag", "data-testid": "stand-in" }, standInText(view, s.seat)) : null,
       s.away && !view.outcome ? h("span", { class: "tag away", title: "away: the bot plays this seat", "data-testid": "seat-away" }, "away") : null,
       acting && s.deadline ? h("span", { class: "countdown", "data-deadline": s.deadline, "data-testid": "countdown", title: "time left for this move" },
         timeLeft(s.deadline)) : null,
@@ -367,7 +368,7 @@ function outcomeBox(view, seatName, gameId, figure = pointsFigure) {
       h("li", { class: winners.includes(seat) ? "winner" : "" },
         h("span", {}, seatName(seat), seat === view.you ? " (you)" : ""),
         h("span", { class: "seat-notes" },
-          conceded.includes(seat) ? h("span", { class: "tag" }, "conceded") : null,
+          conceded.includes(seat) && scored ? h("span", { class: "tag" }, "conceded") : null,
           standInText(view, seat) ? h("span", { class: "tag" }, standInText(view, seat)) : null,
           figureOf(seat))))) : null,
     note ? h("p", { class: "muted", "data-testid": "conceded-note" }, note) : null,

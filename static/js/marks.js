@@ -26,7 +26,7 @@ export const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: r
 // On your turn, when no move control is on screen (a placement below the fold on a phone),
 // the first one is scrolled into view.
 export function showFirstMove(root) {
-  const controls = [...root.querySelectorAll('[data-testid="move"]')].filter((el) => el.getClientRects().length);
+  const controls = [...root.querySelectorAll('[data-testid="move"]:not(.undo-step)')].filter((el) => el.getClientRects().length);
   const onScreen = (el) => {
     const r = el.getBoundingClientRect();
     return r.bottom > 0 && r.top < window.innerHeight && r.right > 0 && r.left < window.innerWidth;

@@ -244,7 +244,9 @@ def test_an_opponents_card_asks_two_seats_at_once(new_page):
     page.route_web_socket(re.compile(r"/ws/games/"), route)
     page.goto("/games/g1")
     ask = page.get_by_test_id("sc-ask")
-    expect(ask).to_contain_text("Ana played Dodgeball")
+    # The card is named once: "Ana played Dodgeball: each opponent discards…".
+    expect(ask).to_contain_text("Ana played Dodgeball: each opponent discards a card")
+    assert ask.inner_text().count("Dodgeball") == 1, ask.inner_text()
     expect(page.get_by_test_id("turn")).to_contain_text("others decide too")
     expect(page.get_by_test_id("asking-card")).to_have_attribute("data-card", "dodgeball")
     hand = page.get_by_test_id("my-hand")
