@@ -15,6 +15,10 @@ with as many connections as the games have sockets, and prints the ratios.
     .venv/bin/python bench/load.py --games 100 --seconds 30 --postgres --baselines
     .venv/bin/python bench/load.py --games 500 --think 2 --seconds 60 --postgres
     .venv/bin/python bench/load.py --games 50 --game camping-life --instances 2 --postgres
+    .venv/bin/python bench/load.py --games 100 --game summer-camp --seconds 15 --warm 90 --postgres
+
+``--warm SECONDS`` measures twice in one run: at the start of the games, then after that
+much more play, late in them, and prints the ratio of their moves/s.
 
 ``--python`` runs the servers (and the echo baseline) on another interpreter, say a venv made
 from a CPython built with PGO and LTO, as the ``python:3.11-slim`` image's is; the first line
@@ -56,6 +60,7 @@ from app.config import Settings  # noqa: E402
 from app.guard import server_options  # noqa: E402
 from app.limits import UNLIMITED  # noqa: E402
 from app.migrate import upgrade  # noqa: E402
+from app.services.game_log import SHOWN  # noqa: E402
 
 DEFAULT_POSTGRES = os.environ.get(
     "TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
@@ -110,6 +115,15 @@ class Stats:
         self.total_moves = 0
         self.games = 0
 
+    def measured(self) -> Stats:
+        """What this window measured, handed over; the counts start again for the next."""
+        done = Stats()
+        done.moves, done.acks, done.patches = self.moves, self.acks, self.patches
+        done.patch_bytes, done.view_bytes, done.errors = self.patch_bytes, self.view_bytes, self.errors
+        self.moves, self.acks, self.patches, self.patch_bytes, self.view_bytes = 0, [], [], [], []
+        self.errors = Counter()
+        return done
+
 
 class Seat:
     def __init__(self, slot: Slot, token: str):
@@ -143,6 +157,9 @@ class Seat:
                     await self.ws.send_str('{"type":"sync"}')
                     continue
                 self.view = apply_ops(self.view, message["ops"])
+                # Patches append the log's new entries: keep the latest, as a sync sends them.
+                if "log" in self.view:
+                    del self.view["log"][:-SHOWN]
                 self.version = message["version"]
                 if stats.measuring:
                     stats.patch_bytes.append(len(raw))
@@ -448,32 +465,16 @@ async def load(args, bases: list[str], pids_of) -> dict:
         gc.disable()
         ready.set()
         await until(args.warmup, "warm-up")
-        pids = pids_of()
-        profiler = None
-        if args.profile:
-            # Collapsed stacks of every server process over the measured window.
-            profiler = subprocess.Popen(
-                [str(Path(sys.executable).parent / "py-spy"), "record", "--nonblocking", "--format", "raw", "-o", args.profile, "-d",
-                 str(int(args.seconds)), "-p", str(pids[0]), "--subprocesses"],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            )
-        cpu_before = process_cpu(pids)
-        client_before = process_cpu([os.getpid()])
-        postgres_before = postgres_cpu()
-        stats.measuring = True
-        started = time.perf_counter()
-        await until(args.seconds, "measuring")
-        stats.measuring = False
+        windows = [await measure(args, stats, until, pids_of, "measuring")]
+        if args.warm:
+            # The same games played on, then measured again: late in games (those that ended
+            # meanwhile start again, so the window mixes late games with a few new ones).
+            gc.enable()
+            await until(args.warm, "playing")
+            gc.collect()
+            gc.disable()
+            windows.append(await measure(args, stats, until, pids_of, "late"))
         gc.enable()
-        elapsed = time.perf_counter() - started
-        cpu = process_cpu(pids) - cpu_before
-        client_cpu = process_cpu([os.getpid()]) - client_before
-        postgres_after = postgres_cpu()
-        database_cpu = sum(t - postgres_before.get(pid, 0.0) for pid, t in postgres_after.items())
-        rss = process_rss(pids)
-        sys.stderr.write("\n")
-        if profiler is not None:
-            profiler.wait(60)
     finally:
         for task in tasks:
             task.cancel()
@@ -481,10 +482,40 @@ async def load(args, bases: list[str], pids_of) -> dict:
         for client in http:
             await client.aclose()
         await sockets.close()
+    return windows
+
+
+async def measure(args, stats: Stats, until, pids_of, phase: str) -> dict:
+    """One measured window of ``args.seconds``: its figures, and the server's."""
+    pids = pids_of()
+    profiler = None
+    if args.profile and phase == "measuring":
+        # Collapsed stacks of every server process over the (first) measured window.
+        profiler = subprocess.Popen(
+            [str(Path(sys.executable).parent / "py-spy"), "record", "--nonblocking", "--format", "raw", "-o", args.profile, "-d",
+             str(int(args.seconds)), "-p", str(pids[0]), "--subprocesses"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+    cpu_before = process_cpu(pids)
+    client_before = process_cpu([os.getpid()])
+    postgres_before = postgres_cpu()
+    stats.measuring = True
+    started = time.perf_counter()
+    await until(args.seconds, phase)
+    stats.measuring = False
+    elapsed = time.perf_counter() - started
+    cpu = process_cpu(pids) - cpu_before
+    client_cpu = process_cpu([os.getpid()]) - client_before
+    postgres_after = postgres_cpu()
+    database_cpu = sum(t - postgres_before.get(pid, 0.0) for pid, t in postgres_after.items())
+    rss = process_rss(pids)
+    sys.stderr.write("\n")
+    if profiler is not None:
+        profiler.wait(60)
     return {
-        "stats": stats, "elapsed": elapsed, "cpu": cpu, "client_cpu": client_cpu, "rss": rss,
-        "database_cpu": database_cpu,
-        "pids": len(pids), "load": os.getloadavg()[0],
+        "stats": stats.measured(), "elapsed": elapsed, "cpu": cpu, "client_cpu": client_cpu,
+        "rss": rss, "database_cpu": database_cpu, "pids": len(pids),
+        "load": os.getloadavg()[0], "total_moves": stats.total_moves,
     }
 
 
@@ -567,6 +598,34 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def report(args, result: dict, label: str) -> float:
+    """Prints one measured window; returns its moves/s."""
+    stats: Stats = result["stats"]
+    rate = stats.moves / result["elapsed"]
+    print(f"{label}: measured {result['elapsed']:.0f} s")
+    print(f"committed moves/s        {rate:10,.0f}")
+    print(
+        f"ack ms p50 / p99         {percentile(stats.acks, .5):10.1f} / "
+        f"{percentile(stats.acks, .99):.1f}"
+    )
+    print(
+        f"opponent patch ms p50/99 {percentile(stats.patches, .5):10.1f} / "
+        f"{percentile(stats.patches, .99):.1f}"
+    )
+    patch_b, view_b = percentile(stats.patch_bytes, .5), percentile(stats.view_bytes, .5)
+    print(f"median patch / view B    {patch_b:10,.0f} / {view_b:,.0f} ({patch_b / view_b:.0%})")
+    print(f"errors                   {sum(stats.errors.values()):10} {dict(stats.errors)}")
+    moves = max(stats.moves, 1)
+    print(f"server CPU s / 1000 moves{result['cpu'] / moves * 1000:10.2f}")
+    print(f"server memory (RSS)      {result['rss'] / 2**20:10.0f} MiB")
+    client = result["client_cpu"] / result["elapsed"]
+    print(f"load client CPU          {client:10.0%} of a core; machine load {result['load']:.1f}")
+    if args.postgres:
+        print(f"PostgreSQL CPU s / 1000 moves{result['database_cpu'] / moves * 1000:6.2f} "
+              "(every PostgreSQL process on this machine)")
+    return rate
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -576,6 +635,10 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=0, help="seconds each seat thinks")
     parser.add_argument("--seconds", type=float, default=20, help="measured seconds")
     parser.add_argument("--warmup", type=float, default=5, help="seconds before measuring")
+    parser.add_argument(
+        "--warm", type=float, default=0, metavar="SECONDS",
+        help="after the first window, play on this long and measure again (late in games)",
+    )
     parser.add_argument(
         "--postgres", nargs="?", const=DEFAULT_POSTGRES, default=None, metavar="URL"
     )
@@ -613,7 +676,7 @@ def main() -> int:
             # The client shares the machine's cores with the server: uvloop and orjson as the
             # server uses them, and young collections seldom (none while measuring: ``load``).
             gc.set_threshold(50_000, 50, 50)
-            result = uvloop.run(load(args, [base for _, base in up], pids_of))
+            windows = uvloop.run(load(args, [base for _, base in up], pids_of))
         baselines = {}
         if args.baselines:
             sys.stderr.write("baselines: pgbench -N ...\n")
@@ -621,35 +684,22 @@ def main() -> int:
             sys.stderr.write("baselines: websockets echo ...\n")
             baselines["echo"] = echo_server_subprocess(2 * args.games, args.seconds, args.python)
 
-    stats: Stats = result["stats"]
-    rate = stats.moves / result["elapsed"]
     backend = "PostgreSQL" if args.postgres else "SQLite"
     pace = f"thinking {args.think:g} s" if args.think else "as fast as answered"
-    setup = f"{args.instances} instance(s) x {args.workers} worker(s), {result['pids']} processes"
+    first = windows[0]
+    setup = f"{args.instances} instance(s) x {args.workers} worker(s), {first['pids']} processes"
     print(f"server on {interpreter(args.python)}")
     print(f"{args.games} games of {args.game}, {pace}, {backend}, {setup}")
-    print(f"measured {result['elapsed']:.0f} s after {args.warmup:g} s warm-up")
-    print(f"committed moves/s        {rate:10,.0f}")
-    print(
-        f"ack ms p50 / p99         {percentile(stats.acks, .5):10.1f} / "
-        f"{percentile(stats.acks, .99):.1f}"
-    )
-    print(
-        f"opponent patch ms p50/99 {percentile(stats.patches, .5):10.1f} / "
-        f"{percentile(stats.patches, .99):.1f}"
-    )
-    patch_b, view_b = percentile(stats.patch_bytes, .5), percentile(stats.view_bytes, .5)
-    print(f"median patch / view B    {patch_b:10,.0f} / {view_b:,.0f} ({patch_b / view_b:.0%})")
-    print(f"errors                   {sum(stats.errors.values()):10} {dict(stats.errors)}")
-    moves = max(stats.moves, 1)
-    print(f"server CPU s / 1000 moves{result['cpu'] / moves * 1000:10.2f}")
-    print(f"server memory (RSS)      {result['rss'] / 2**20:10.0f} MiB")
-    client = result["client_cpu"] / result["elapsed"]
-    print(f"load client CPU          {client:10.0%} of a core; machine load {result['load']:.1f}")
-    if args.postgres:
-        print(f"PostgreSQL CPU s / 1000 moves{result['database_cpu'] / moves * 1000:6.2f} "
-              "(every PostgreSQL process on this machine)")
+    rates = []
+    for label, result in zip(("at the start of games", "late in games"), windows):
+        rate = report(args, result, label)
+        rates.append(rate)
+    if len(rates) == 2:
+        late = windows[1]
+        print(f"late / start moves/s     {rates[1] / rates[0]:10.2f} (late window after "
+              f"{late['total_moves'] / args.games:.0f} moves per game on average)")
     if baselines:
+        rate = rates[0]
         tps, echo = baselines["pgbench"], baselines["echo"]
         print(f"pgbench -N tps           {tps:10,.0f}   moves/s ratio {rate / tps:.3f}")
         print(f"ws echo round trips/s    {echo:10,.0f}   moves/s ratio {rate / echo:.3f}")
