@@ -20,7 +20,7 @@ from typing import Any
 from pebble import ProcessExpired, ProcessPool
 
 from app.services.games import Snapshot, stand_in_level
-from engine.core import bot_view, random_bot
+from engine.core import decide, random_bot
 from engine.registry import get_game
 
 log = logging.getLogger(__name__)
@@ -32,8 +32,7 @@ def choose(kind: str, state: Any, seat: int, level: str, seed: str) -> Any:
     legal = game.legal_moves(state, seat)
     rng = random.Random(seed)
     try:
-        bot = game.bots[level]
-        return bot(bot_view(game, bot, state, seat, legal), legal, rng)
+        return decide(game, game.bots[level], state, seat, legal, rng)
     except Exception:
         # A broken bot must not stall the table: fall back to a uniform legal choice.
         log.exception("%s bot of %s failed; playing a random legal move", level, kind)

@@ -166,8 +166,19 @@ class Outcome(BaseModel):
 S = TypeVar("S", bound=BaseState)
 M = TypeVar("M", bound=BaseModel)
 
-Bot = Callable[[dict, list, random.Random], Any]
-"""A bot sees exactly what its seat sees (the view), the legal moves, and its own RNG."""
+class StateBot(ABC):
+    """A bot that plays from the state rather than the view (``engine.search``): it must read
+    of the state only what its seat may see, which each game's tests check by permuting the
+    rest."""
+
+    @abstractmethod
+    def decide(self, game: Game, state: BaseState, seat: int, legal: list,
+               rng: random.Random, budget: int | None = None) -> Any: ...
+
+
+Bot = Callable[[dict, list, random.Random], Any] | StateBot
+"""A bot sees exactly what its seat sees (the view), the legal moves, and its own RNG; a
+``StateBot`` is given the state and keeps to the same."""
 
 
 class Game(ABC, Generic[S, M]):
@@ -196,6 +207,11 @@ class Game(ABC, Generic[S, M]):
     @abstractmethod
     def apply(self, state: S, seat: int, move: M) -> S:
         """The next state; raises ``IllegalMove``. Must not mutate ``state``."""
+
+    def advance(self, state: S, seat: int, move: M) -> S:
+        """``apply`` for a game no person will take back (bots' playouts and searches): a game
+        with undo points leaves none, which spares it a copy of the state per step."""
+        return self.apply(state, seat, move)
 
     @abstractmethod
     def view(self, state: S, seat: int | None) -> dict:
@@ -388,6 +404,16 @@ def move_json(move: BaseModel) -> dict:
 def random_bot(view: dict, legal: list, rng: random.Random):
     """Picks uniformly among the legal moves: works for every game."""
     return legal[rng.randrange(len(legal))]
+
+
+def decide(game: Game[S, M], bot: Bot, state: S, seat: int, legal: list, rng: random.Random,
+           budget: int | None = None) -> Any:
+    """The move ``bot`` makes for ``seat``, the one place any bot is asked: a ``StateBot``
+    searches from the state within ``budget`` (its own default when ``None``), any other bot
+    chooses from the seat's view."""
+    if isinstance(bot, StateBot):
+        return bot.decide(game, state, seat, legal, rng, budget)
+    return bot(bot_view(game, bot, state, seat, legal), legal, rng)
 
 
 def bot_view(game: Game[S, M], bot: Bot, state: S, seat: int, legal: list) -> dict:
