@@ -330,11 +330,12 @@ def play(game: Game[S, M], state: S, seat: int, move: M | dict) -> S:
     return step(game, state, seat, move)
 
 
-def step(game: Game[S, M], state: S, seat: int, move: M) -> S:
+def step(game: Game[S, M], state: S, seat: int, move: M, *, take_back: bool = True) -> S:
     """``game.apply`` without ``play``'s checks, its ``log`` cut to the entries it produced.
     A game's ``apply`` extends the log it was given (its ``say`` calls append); what was
-    there before belongs to the step before, and is counted in ``logged``."""
-    after = game.apply(state, seat, move)
+    there before belongs to the step before, and is counted in ``logged``.
+    ``take_back=False``: ``game.advance``, for games only bots play, which leaves no undo point."""
+    after = (game.apply if take_back else game.advance)(state, seat, move)
     seen = len(state.log)
     fields = after.__dict__
     if seen:

@@ -38,8 +38,9 @@ def play_out(
         move = decide(game, game.bots[bots[seat]], state, seat, legal, rng, budget)
         if isinstance(move, dict):
             move = game.parse_move(move)
-        # ``play`` without its checks, which the loop has made: not over, the seat acts.
-        state = step(game, state, seat, move)
+        # ``play`` without its checks, which the loop has made: not over, the seat acts; and
+        # without undo points, since no bot takes a step back.
+        state = step(game, state, seat, move, take_back=False)
         steps += 1
         if on_step is not None:
             on_step(state)
