@@ -19,7 +19,7 @@ from typing import Any
 
 from pebble import ProcessExpired, ProcessPool
 
-from app.services.games import Snapshot, stand_in_level
+from app.services.games import Snapshot
 from engine.core import bot_view, random_bot
 from engine.registry import get_game
 
@@ -49,7 +49,7 @@ def think(kind: str, state_json: str, seat: int, level: str, seed: str) -> dict:
 def _turn(snap: Snapshot, seat: int) -> tuple[str, str]:
     """The bot level of ``seat`` (the stand-in when a person sits there) and its seed, which is
     per (game, version, seat): a replayed bot decision is the same decision."""
-    level = snap.bot_level(seat) or stand_in_level(snap.game)
+    level = snap.bot_level(seat) or snap.stand_in()
     return level, f"{snap.seed}/{snap.version}/{seat}"
 
 
