@@ -166,8 +166,19 @@ class Outcome(BaseModel):
 S = TypeVar("S", bound=BaseState)
 M = TypeVar("M", bound=BaseModel)
 
-Bot = Callable[[dict, list, random.Random], Any]
-"""A bot sees exactly what its seat sees (the view), the legal moves, and its own RNG."""
+class StateBot(ABC):
+    """A bot that plays from the state rather than the view (``engine.search``): it must read
+    of the state only what its seat may see, which each game's tests check by permuting the
+    rest."""
+
+    @abstractmethod
+    def decide(self, game: Game, state: BaseState, seat: int, legal: list,
+               rng: random.Random, budget: int | None = None) -> Any: ...
+
+
+Bot = Callable[[dict, list, random.Random], Any] | StateBot
+"""A bot sees exactly what its seat sees (the view), the legal moves, and its own RNG; a
+``StateBot`` is given the state and keeps to the same."""
 
 
 class Game(ABC, Generic[S, M]):
@@ -196,6 +207,11 @@ class Game(ABC, Generic[S, M]):
     @abstractmethod
     def apply(self, state: S, seat: int, move: M) -> S:
         """The next state; raises ``IllegalMove``. Must not mutate ``state``."""
+
+    def advance(self, state: S, seat: int, move: M) -> S:
+        """``apply`` for a game no person will take back (bots' playouts and searches): a game
+        with undo points leaves none, which spares it a copy of the state per step."""
+        return self.apply(state, seat, move)
 
     @abstractmethod
     def view(self, state: S, seat: int | None) -> dict:
@@ -310,11 +326,12 @@ def play(game: Game[S, M], state: S, seat: int, move: M | dict) -> S:
     return step(game, state, seat, move)
 
 
-def step(game: Game[S, M], state: S, seat: int, move: M) -> S:
+def step(game: Game[S, M], state: S, seat: int, move: M, *, take_back: bool = True) -> S:
     """``game.apply`` without ``play``'s checks, its ``log`` cut to the entries it produced.
     A game's ``apply`` extends the log it was given (its ``say`` calls append); what was
-    there before belongs to the step before, and is counted in ``logged``."""
-    after = game.apply(state, seat, move)
+    there before belongs to the step before, and is counted in ``logged``.
+    ``take_back=False``: ``game.advance``, for games only bots play, which leaves no undo point."""
+    after = (game.apply if take_back else game.advance)(state, seat, move)
     seen = len(state.log)
     fields = after.__dict__
     if seen:
@@ -388,6 +405,16 @@ def move_json(move: BaseModel) -> dict:
 def random_bot(view: dict, legal: list, rng: random.Random):
     """Picks uniformly among the legal moves: works for every game."""
     return legal[rng.randrange(len(legal))]
+
+
+def decide(game: Game[S, M], bot: Bot, state: S, seat: int, legal: list, rng: random.Random,
+           budget: int | None = None) -> Any:
+    """The move ``bot`` makes for ``seat``, the one place any bot is asked: a ``StateBot``
+    searches from the state within ``budget`` (its own default when ``None``), any other bot
+    chooses from the seat's view."""
+    if isinstance(bot, StateBot):
+        return bot.decide(game, state, seat, legal, rng, budget)
+    return bot(bot_view(game, bot, state, seat, legal), legal, rng)
 
 
 def bot_view(game: Game[S, M], bot: Bot, state: S, seat: int, legal: list) -> dict:

@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.core import BaseState, Game, bot_view, step
+from engine.core import BaseState, Game, decide, step
 
 
 @dataclass
@@ -23,6 +23,7 @@ def play_out(
     options: dict | None = None,
     max_steps: int = 100_000,
     on_step: Callable[[BaseState], None] | None = None,
+    budget: int | None = None,
 ) -> Playout:
     """Play one game to its end with one bot level per seat; every bot sees only its view
     (the random bot only the legal moves)."""
@@ -34,12 +35,12 @@ def play_out(
             raise RuntimeError(f"{game.id} seed {seed} did not finish in {max_steps} steps")
         seat = game.to_act(state)[0]
         legal = game.legal_moves(state, seat)
-        bot = game.bots[bots[seat]]
-        move = bot(bot_view(game, bot, state, seat, legal), legal, rng)
+        move = decide(game, game.bots[bots[seat]], state, seat, legal, rng, budget)
         if isinstance(move, dict):
             move = game.parse_move(move)
-        # ``play`` without its checks, which the loop has made: not over, the seat acts.
-        state = step(game, state, seat, move)
+        # ``play`` without its checks, which the loop has made: not over, the seat acts; and
+        # without undo points, since no bot takes a step back.
+        state = step(game, state, seat, move, take_back=False)
         steps += 1
         if on_step is not None:
             on_step(state)

@@ -65,6 +65,9 @@ def takes_back(cls: type) -> type:
                 after.undo = []
             return after
 
+        def advance(self, state: BaseState, seat: int, move: Any) -> BaseState:
+            return super().apply(state, seat, move)
+
         def take_back_moves(self, state: BaseState, seat: int) -> list[dict]:
             point = state.undo[-1] if state.undo else None
             if point is None or point.seat != seat:

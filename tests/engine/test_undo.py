@@ -133,3 +133,19 @@ def test_only_a_persons_view_offers_an_undo():
     assert offered(game, state, seat)
     assert all(e["move"] != UNDO for e in bot_view(game, game.bots["heuristic"], state, seat, legal)["legal_moves"])
     assert all(e["move"] != UNDO for e in full_view(game, state, seat)["legal_moves"])
+
+
+@pytest.mark.parametrize("kind", TAKING_BACK)
+def test_advance_is_apply_without_undo_points(kind):
+    """Bots' playouts step with ``advance``: the same game, nothing kept to take back."""
+    game = GAMES[kind]
+    applied = advanced = game.setup(2, game.options({}), 5)
+    rng = random.Random(5)
+    points = 0
+    for _ in range(60):
+        seat, move = step(game, applied, rng)
+        applied, advanced = game.apply(applied, seat, move), game.advance(advanced, seat, move)
+        points += bool(applied.undo)
+        assert advanced.undo == []
+        assert advanced.model_dump(exclude={"undo"}) == applied.model_dump(exclude={"undo"})
+    assert points

@@ -1,0 +1,177 @@
+"""The search bot shared by every game: information-set Monte Carlo tree search.
+
+The bot plays from its seat's view of the game. It is given the state, but reads of it only
+what its seat may see: each iteration starts from a *determinization*, a full state the seat
+cannot tell from the real one, in which the game's ``Searcher`` has dealt everything hidden
+(other hands, deck order, hidden bids, the seeded RNG) afresh from the bot's own random
+numbers. One tree is shared by every determinization (single-observer ISMCTS, Cowling,
+Powley and Whitehouse 2012): a node's children are the moves tried from it, each counted as
+available whenever it was legal in the determinization at hand, and chosen by UCB among
+the available ones for the seat to act there. Below the tree a short rollout, then the
+game's ``evaluate`` scores the position for every seat (or the outcome, once it is over).
+
+The search is pure: its randomness comes from the ``random.Random`` it is given and its
+budget counts engine steps, so a seed and a budget give the same move on any machine.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from engine.core import BaseState, Game, Outcome, StateBot
+
+DEFAULT_BUDGET = 3000
+"""Engine steps per decision: the tree walk and rollouts of every iteration counted."""
+
+
+class Searcher:
+    """What a game gives the search; one per game, in ``engine/<game>/search.py``."""
+
+    rollout_steps = 12
+    """Steps played below the tree before ``evaluate``."""
+    exploration = 0.7
+    """UCB's exploration constant, values being shares of a win in [0, 1]."""
+
+    def determinize(self, state: BaseState, seat: int, rng: random.Random) -> BaseState:
+        """A full state ``seat`` cannot tell from ``state``: everything hidden from it dealt
+        again with ``rng``. It must depend only on what the seat may see and on ``rng``
+        (tested per game by permuting the hidden parts). Never changes ``state``."""
+        raise NotImplementedError
+
+    def evaluate(self, state: BaseState, seat: int) -> list[float]:
+        """Each seat's expected share of the win, in [0, 1], in a game not over; ``seat``
+        is the searching seat."""
+        raise NotImplementedError
+
+    def final(self, outcome: Outcome) -> list[float]:
+        """Each seat's share of the win, with a little for the score, so that the search
+        still prefers a wider margin among won (or lost) lines."""
+        scores = outcome.scores
+        low, spread = min(scores), (max(scores) - min(scores)) or 1
+        share = 1 / len(outcome.winners) if outcome.winners else 0.0
+        return [
+            0.9 * (share if s in outcome.winners else 0.0) + 0.1 * (scores[s] - low) / spread
+            for s in range(len(scores))
+        ]
+
+    def moves(self, game: Game, state: BaseState, actor: int) -> list:
+        """The moves the search considers for ``actor``; a game may prune the hopeless."""
+        return game.legal_moves(state, actor)
+
+    def rollout_move(self, game: Game, state: BaseState, actor: int, legal: list,
+                     rng: random.Random) -> Any:
+        """The move ``actor`` plays below the tree: uniform unless the game knows better."""
+        return legal[rng.randrange(len(legal))]
+
+
+class _Node:
+    __slots__ = ("children", "visits", "available", "value")
+
+    def __init__(self, players: int):
+        self.children: dict[tuple[int, Any], _Node] = {}
+        self.visits = 0
+        self.available = 0
+        self.value = [0.0] * players
+
+
+class SearchBot(StateBot):
+    """The ``search`` level of a game: ISMCTS with the game's ``Searcher``."""
+
+    def __init__(self, searcher: Searcher, budget: int = DEFAULT_BUDGET):
+        self.searcher = searcher
+        self.budget = budget
+
+    def decide(self, game: Game, state: BaseState, seat: int, legal: list,
+               rng: random.Random, budget: int | None = None) -> Any:
+        if len(legal) == 1:
+            return legal[0]
+        searcher = self.searcher
+        budget = self.budget if budget is None else budget
+        root = _Node(state.players)
+        steps = 0
+        while steps < budget:
+            steps += 1 + self._iterate(game, searcher, root, state, seat, rng)
+        # The answer is a move legal now: the most visited of those (every root move was
+        # available in every determinization, the seat's own moves being what it sees).
+        best = max(legal, key=lambda m: _visits(root, seat, m))
+        return best
+
+    def _iterate(self, game: Game, searcher: Searcher, root: _Node, state: BaseState,
+                 seat: int, rng: random.Random) -> int:
+        """One determinization, walked down the tree, expanded, rolled out and backed up;
+        the engine steps it took."""
+        current = _fresh(searcher.determinize(state, seat, rng))
+        node, path, steps = root, [root], 0
+        outcome = game.outcome(current)
+        while outcome is None:
+            actor = game.to_act(current)[0]
+            legal = searcher.moves(game, current, actor)
+            children = node.children
+            untried = []
+            chosen = None
+            best = -1.0
+            for move in legal:
+                child = children.get((actor, move))
+                if child is None:
+                    untried.append(move)
+                    continue
+                child.available += 1
+                if untried:
+                    continue
+                score = (child.value[actor] / child.visits
+                         + searcher.exploration * math.sqrt(
+                             math.log(max(child.available, 1)) / child.visits))
+                if score > best:
+                    best, chosen = score, (move, child)
+            if untried:
+                move = untried[rng.randrange(len(untried))]
+                child = children[(actor, move)] = _Node(current.players)
+                child.available = 1
+                current = _advance(game, current, actor, move)
+                steps += 1
+                path.append(child)
+                outcome = game.outcome(current)
+                break
+            move, node = chosen
+            current = _advance(game, current, actor, move)
+            steps += 1
+            path.append(node)
+            outcome = game.outcome(current)
+        for _ in range(searcher.rollout_steps):
+            if outcome is not None:
+                break
+            actor = game.to_act(current)[0]
+            legal = game.legal_moves(current, actor)
+            current = _advance(game, current, actor,
+                               searcher.rollout_move(game, current, actor, legal, rng))
+            steps += 1
+            outcome = game.outcome(current)
+        values = searcher.final(outcome) if outcome is not None else searcher.evaluate(current, seat)
+        for visited in path:
+            visited.visits += 1
+            total = visited.value
+            for s, v in enumerate(values):
+                total[s] += v
+        return steps
+
+
+def _visits(root: _Node, seat: int, move: Any) -> int:
+    child = root.children.get((seat, move))
+    return child.visits if child is not None else -1
+
+
+def _fresh(state: BaseState) -> BaseState:
+    """A determinization as the search steps it: no log kept, nothing to take back."""
+    fields = state.__dict__
+    fields["log"] = []
+    fields["undo"] = []
+    return state
+
+
+def _advance(game: Game, state: BaseState, seat: int, move: Any) -> BaseState:
+    after = game.advance(state, seat, move)
+    # The search keeps no log: each step would otherwise copy every line before it.
+    after.__dict__["log"] = []
+    return after

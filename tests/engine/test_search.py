@@ -1,0 +1,108 @@
+"""The search core on a game small enough to know the answer: Nim with one pile, take one to
+three, whoever takes the last stone wins. The winning move leaves a multiple of four."""
+
+from __future__ import annotations
+
+import random
+from typing import ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, TypeAdapter
+
+from engine.core import BaseState, Game, Outcome, Rng, StateBot, copy_model, decide
+from engine.search import Searcher, SearchBot
+
+
+class Take(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    type: Literal["take"] = "take"
+    stones: int
+
+
+class NimState(BaseState):
+    pile: int
+    active: int = 0
+
+
+class Nim(Game[NimState, Take]):
+    id = "nim"
+    title = "Nim"
+    min_players = max_players = 2
+    Options = BaseModel
+    State = NimState
+    move_adapter = TypeAdapter(Take)
+    bots: ClassVar[dict] = {}
+
+    def setup(self, players, options, seed):
+        return NimState(players=2, rng=Rng.from_seed(seed), pile=seed)
+
+    def to_act(self, state):
+        return [] if state.pile == 0 else [state.active]
+
+    def legal_moves(self, state, seat):
+        return [Take(stones=n) for n in (1, 2, 3) if n <= state.pile]
+
+    def apply(self, state, seat, move):
+        return copy_model(state, {"pile": state.pile - move.stones, "active": 1 - seat})
+
+    def view(self, state, seat):
+        return {"pile": state.pile}
+
+    def outcome(self, state):
+        if state.pile:
+            return None
+        winner = 1 - state.active
+        return Outcome(scores=[int(s == winner) for s in (0, 1)], winners=[winner])
+
+
+class NimSearcher(Searcher):
+    rollout_steps = 40
+
+    def __init__(self):
+        self.determinized = 0
+
+    def determinize(self, state, seat, rng):
+        self.determinized += 1
+        return copy_model(state, {})
+
+    def evaluate(self, state, seat):
+        return [0.5, 0.5]
+
+
+GAME = Nim()
+
+
+def test_search_finds_the_winning_move_and_a_search_bot_is_asked_through_decide():
+    bot = SearchBot(NimSearcher(), budget=4000)
+    assert isinstance(bot, StateBot)
+    for pile in (5, 6, 7, 9, 10, 11):
+        state = GAME.setup(2, None, pile)
+        move = decide(GAME, bot, state, 0, GAME.legal_moves(state, 0), random.Random(1))
+        assert (pile - move.stones) % 4 == 0, pile
+
+
+def test_same_seed_and_budget_give_the_same_move_and_the_budget_bounds_the_work():
+    searcher = NimSearcher()
+    bot = SearchBot(searcher, budget=300)
+    state = GAME.setup(2, None, 8)  # lost: every move is as bad, so only the seed decides
+    legal = GAME.legal_moves(state, 0)
+    moves = {bot.decide(GAME, state, 0, legal, random.Random(7)) for _ in range(3)}
+    assert len(moves) == 1
+    small = searcher.determinized
+    bot.decide(GAME, state, 0, legal, random.Random(7), budget=3000)
+    assert searcher.determinized - small > 5 * small / 3  # ten times the budget, more iterations
+
+
+def test_a_single_legal_move_is_played_without_searching():
+    searcher = NimSearcher()
+    state = GAME.setup(2, None, 1)
+    assert SearchBot(searcher).decide(GAME, state, 0, GAME.legal_moves(state, 0),
+                                      random.Random(0)) == Take(stones=1)
+    assert searcher.determinized == 0
+
+
+def test_the_given_state_is_left_as_it_was():
+    state = GAME.setup(2, None, 9)
+    before = state.model_dump_json()
+    SearchBot(NimSearcher(), budget=500).decide(GAME, state, 0, GAME.legal_moves(state, 0),
+                                                random.Random(3))
+    assert state.model_dump_json() == before
