@@ -140,7 +140,7 @@ def test_whole_game_against_the_bot(new_page):
     # The table tells the same outcome, and who reached Badger.
     expect(table.get_by_test_id("table-outcome")).to_have_text(headline)
     expect(table.get_by_test_id("reached")).to_have_text(
-        "You reach Badger." if you_win else f"{level.capitalize()} bot reaches Badger.")
+        "You reach Badger." if you_win else "Casual bot reaches Badger.")
     winner_seat = 0 if you_win else 1
     winner = table.locator(f'[data-testid="player"][data-seat="{winner_seat}"]')
     expect(winner.get_by_test_id("rank")).to_have_text("Badger")
