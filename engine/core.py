@@ -214,7 +214,8 @@ class Game(ABC, Generic[S, M]):
 
     def advance(self, state: S, seat: int, move: M) -> S:
         """``apply`` for a game no person will take back (bots' playouts and searches): a game
-        with undo points leaves none, which spares it a copy of the state per step."""
+        with undo points leaves none, which spares it a copy of the state per step. ``move``
+        is one of ``legal_moves(state, seat)``: a game may skip checking it again."""
         return self.apply(state, seat, move)
 
     @abstractmethod

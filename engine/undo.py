@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.core import BaseState, IllegalMove, UndoPoint, move_json
+from engine.core import BaseState, Game, IllegalMove, UndoPoint, move_json
 
 # Undo points kept per turn: enough for any turn (a point is a move, the turn's first also
 # a state).
@@ -70,7 +70,10 @@ def takes_back(cls: type) -> type:
             return after
 
         def advance(self, state: BaseState, seat: int, move: Any) -> BaseState:
-            return super().apply(state, seat, move)
+            # The game's own ``advance`` if it has one, else its ``apply``; no undo point.
+            if cls.advance is Game.advance:
+                return super().apply(state, seat, move)
+            return super().advance(state, seat, move)
 
         def take_back_moves(self, state: BaseState, seat: int) -> list[dict]:
             point = state.undo[-1] if state.undo else None
