@@ -109,13 +109,17 @@ _event = Event.__pydantic_validator__.validate_python
 
 
 class UndoPoint(BaseModel):
-    """A state ``seat`` may return to within its turn (``engine.undo``): the state before its
-    step, as JSON without the undo points, and the step's first log line."""
+    """A state ``seat`` may return to within its turn (``engine.undo``), before one of its
+    steps: the step's move and first log line. The turn's first point also holds the state
+    before it, as JSON without the undo points; the states before later steps are that state
+    with the moves of the steps between played again, so a turn of many steps stores one
+    state, not one per step. (Points stored with a state each and no move stay valid.)"""
 
     model_config = ConfigDict(frozen=True)
 
     seat: int
-    state: str
+    state: str | None = None
+    move: dict | None = None
     step: str | None = None
 
 
@@ -210,7 +214,8 @@ class Game(ABC, Generic[S, M]):
 
     def advance(self, state: S, seat: int, move: M) -> S:
         """``apply`` for a game no person will take back (bots' playouts and searches): a game
-        with undo points leaves none, which spares it a copy of the state per step."""
+        with undo points leaves none, which spares it a copy of the state per step. ``move``
+        is one of ``legal_moves(state, seat)``: a game may skip checking it again."""
         return self.apply(state, seat, move)
 
     @abstractmethod

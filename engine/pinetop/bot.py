@@ -16,6 +16,7 @@ plain cards before doubles, wilds last.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
 from engine.pinetop.board import entry_edge, neighbours, toward
 from engine.pinetop.cards import COLOURS, MAP_CARDS, PATCHES, RANKS
@@ -23,17 +24,25 @@ from engine.pinetop.cards import COLOURS, MAP_CARDS, PATCHES, RANKS
 CAMPERS_WANTED = 3
 
 
-def _distance(held: dict[str, bool], rank: int) -> int:
+def _progress(held: dict[str, bool], rank: int) -> int:
+    counts = tuple(sum(1 for k in held if PATCHES[k].colour == c) for c in COLOURS)
+    return _progress_of(counts, sum(held.values()), rank)
+
+
+@lru_cache(maxsize=None)
+def _progress_of(counts: tuple[int, ...], advanced: int, rank: int) -> int:
+    """Patches still missing for every rank ahead, the next one counted twice: by the held
+    patches per colour and how many are advanced (a few hundred cases in all)."""
+    return sum(_distance(dict(zip(COLOURS, counts)), advanced, r) * (2 if r == rank + 1 else 1)
+               for r in range(rank + 1, 5))
+
+
+def _distance(counts: dict[str, int], advanced: int, rank: int) -> int:
     """Patches still missing for ``rank``: the nearest column, plus advanced patches."""
     r = RANKS[rank]
-    counts = {c: sum(1 for k in held if PATCHES[k].colour == c) for c in COLOURS}
     column = min((sum(max(0, n - counts[c]) for c, n in col.items()) for col in r.columns),
                  default=0)
-    return column + max(0, r.advanced - sum(held.values()))
-
-
-def _progress(held: dict[str, bool], rank: int) -> int:
-    return sum(_distance(held, r) * (2 if r == rank + 1 else 1) for r in range(rank + 1, 5))
+    return column + max(0, r.advanced - advanced)
 
 
 def patch_value(held: dict[str, bool], rank: int, patch: str) -> float:

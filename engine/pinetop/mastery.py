@@ -70,9 +70,11 @@ def claimable(s: PinetopState, seat: int) -> list[tuple[str, int]]:
     out = []
     for i, key in enumerate(s.masteries):
         spots = s.claims[i]
-        if seat in spots or not CONDITIONS[key](s, seat):
+        if seat in spots:
             continue
-        for spot, (patch, taker) in enumerate(zip(MASTERIES[key].patches, spots)):
-            if taker is None and not s.patches[seat].get(patch, False):
-                out.append((key, spot))
+        free = [spot for spot, (patch, taker) in enumerate(zip(MASTERIES[key].patches, spots))
+                if taker is None and not s.patches[seat].get(patch, False)]
+        # The condition last: it costs most, and matters only with a spot to take.
+        if free and CONDITIONS[key](s, seat):
+            out += [(key, spot) for spot in free]
     return out

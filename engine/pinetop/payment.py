@@ -56,17 +56,48 @@ def needed(reqs: tuple[str, ...], paid: list[int], hand: list[int],
 @lru_cache(maxsize=65536)
 def needed_by_key(reqs: tuple[str, ...], paid_key: tuple, hand_key: tuple,
                   greys: frozenset[str]) -> int | None:
-    """``needed`` for hands already turned into keys (see ``key``)."""
+    """``needed`` for hands already turned into keys (see ``key``).
+
+    Each card is first cut to the slots that can meet one of ``reqs``, so that hands which
+    differ only in cards of no use here share one search."""
+    tents = is_tents(reqs)
+    wanted = frozenset(reqs)
+    paid = []
+    for sig in paid_key:
+        useful = _useful(sig, tents, greys, wanted)
+        if not useful:
+            return None  # a paid card must meet a requirement
+        paid.append(useful)
+    hand: list[tuple] = []
+    for sig in hand_key:
+        useful = _useful(sig, tents, greys, wanted)
+        # A card that is used meets at least one requirement: more copies of one kind of card
+        # than there are requirements never help.
+        if useful and hand.count(useful) < len(reqs):
+            hand.append(useful)
     order = tuple(sorted(reqs, key=lambda r: (r == ANY, r)))
-    return _needed(order, paid_key, hand_key, is_tents(reqs), greys)
+    return _needed(order, tuple(sorted(paid)), tuple(sorted(hand)))
+
+
+@lru_cache(maxsize=4096)
+def _useful(sig: tuple, tents: bool, greys: frozenset[str], wanted: frozenset[str]) -> tuple:
+    """A card's slots that can meet one of ``wanted``, each as a sorted tuple of what it
+    meets (``()``: anything), the slots sorted: equal for cards that serve alike."""
+    out = []
+    for slot in _slots(sig, tents, greys):
+        if slot is None:
+            out.append(())
+        elif slot & wanted:
+            out.append(tuple(sorted(slot & wanted)))
+    return tuple(sorted(out))
 
 
 @lru_cache(maxsize=16384)
-def _needed(reqs, paid_sigs, hand_sigs, tents, greys) -> int | None:
-    # Every card as [signature, free slots, is_paid, used]; hand cards of one signature are
-    # interchangeable, so only the first unused one of a signature is ever tried.
-    cards = [[sig, list(_slots(sig, tents, greys)), True, False] for sig in paid_sigs]
-    cards += [[sig, list(_slots(sig, tents, greys)), False, False] for sig in hand_sigs]
+def _needed(reqs: tuple[str, ...], paid: tuple, hand: tuple) -> int | None:
+    # Every card as [slots, free slots, is_paid, used]; hand cards with the same slots are
+    # interchangeable, so only the first unused one of them is ever tried.
+    cards = [[sig, list(sig), True, False] for sig in paid]
+    cards += [[sig, list(sig), False, False] for sig in hand]
     best = [None]
 
     def dfs(i: int, hand_used: int) -> None:
@@ -85,7 +116,7 @@ def _needed(reqs, paid_sigs, hand_sigs, tents, greys) -> int | None:
                     continue
                 tried_new.add(sig)
             for k, slot in enumerate(slots):
-                if slot is not None and req not in slot:
+                if slot and req not in slot:
                     continue
                 if k and slots[k - 1] == slot:
                     continue  # the same slot as the previous one: no new choice

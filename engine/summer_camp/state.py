@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from engine.core import BaseState, Rng
+from engine.core import BaseState, copy_model, unchecked
 from engine.summer_camp.cards import PACKS
 
 SEAT_NAMES = ["Red", "Blue", "Green", "Yellow"]
@@ -126,22 +126,19 @@ class SummerCampState(BaseState):
         super().say(text.replace("!.", "!"), seat)  # "Red plays Lights out!", not "out!."
 
     def clone(self) -> SummerCampState:
-        """A copy that shares nothing mutable with ``self`` (cheaper than a deep copy)."""
-        return self.model_copy(update={
-            "rng": Rng(state=self.rng.state),
-            "log": list(self.log),
-            "piles": [list(p) for p in self.piles],
-            "display": [list(d) for d in self.display],
-            "activity_badges": [list(b) for b in self.activity_badges],
-            "supply": {k: list(v) for k, v in self.supply.items()},
-            "participation": list(self.participation),
-            "all_star": list(self.all_star),
-            "hands": [list(h) for h in self.hands],
-            "draws": [list(d) for d in self.draws],
-            "discards": [list(d) for d in self.discards],
-            "snacks": list(self.snacks),
-            "pawns": [list(p) for p in self.pawns],
-            "badges": [list(b) for b in self.badges],
-            "played": list(self.played),
-            "prompts": list(self.prompts),
-        })
+        """A copy that shares nothing mutable with ``self`` (cheaper than a deep copy), built
+        field by field without validation: every step makes one."""
+        fields = self.__dict__.copy()
+        for name in _LISTS:
+            fields[name] = fields[name].copy()
+        for name in _LISTS_OF_LISTS:
+            fields[name] = list(map(list.copy, fields[name]))
+        fields["supply"] = {k: v.copy() for k, v in fields["supply"].items()}
+        fields["rng"] = copy_model(self.rng, {})
+        return unchecked(SummerCampState, fields, self.__pydantic_fields_set__ | _COPIED)
+
+
+_LISTS = ("log", "participation", "all_star", "snacks", "played", "prompts")
+_LISTS_OF_LISTS = ("piles", "display", "activity_badges", "hands", "draws", "discards", "pawns",
+                   "badges")
+_COPIED = frozenset((*_LISTS, *_LISTS_OF_LISTS, "supply", "rng"))
