@@ -44,6 +44,11 @@ def is_tents(reqs: tuple[str, ...]) -> bool:
     return bool(reqs) and reqs[0].startswith(TENT)
 
 
+def signatures(reqs: tuple[str, ...]) -> list[tuple]:
+    """Each card's signature for paying ``reqs``: cards with the same one pay alike."""
+    return TENT_SIGNATURE if is_tents(reqs) else COST_SIGNATURE
+
+
 def needed(reqs: tuple[str, ...], paid: list[int], hand: list[int],
            greys: frozenset[str] = frozenset()) -> int | None:
     """The fewest hand cards that, with every card of ``paid``, meet ``reqs``; None: impossible.
