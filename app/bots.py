@@ -19,52 +19,57 @@ from typing import Any
 
 from pebble import ProcessExpired, ProcessPool
 
-from app.services.games import Snapshot, stand_in_level
+from app.services.games import Snapshot
 from engine.core import decide, random_bot
 from engine.registry import get_game
 
 log = logging.getLogger(__name__)
 
 
-def choose(kind: str, state: Any, seat: int, level: str, seed: str) -> Any:
-    """The move ``level``'s bot makes for ``seat``; ``seed`` seeds its choices."""
+def choose(kind: str, state: Any, seat: int, level: str, seed: str,
+           budget: int | None = None) -> Any:
+    """The move ``level``'s bot makes for ``seat``; ``seed`` seeds its choices, ``budget``
+    bounds a searching bot's thinking (``BOT_BUDGET``; None: its own default)."""
     game = get_game(kind)
     legal = game.legal_moves(state, seat)
     rng = random.Random(seed)
     try:
-        return decide(game, game.bots[level], state, seat, legal, rng)
+        return decide(game, game.bots[level], state, seat, legal, rng, budget)
     except Exception:
         # A broken bot must not stall the table: fall back to a uniform legal choice.
         log.exception("%s bot of %s failed; playing a random legal move", level, kind)
         return random_bot({}, legal, rng)
 
 
-def think(kind: str, state_json: str, seat: int, level: str, seed: str) -> dict:
+def think(kind: str, state_json: str, seat: int, level: str, seed: str,
+          budget: int | None = None) -> dict:
     """``choose`` in a worker process: the game in and the move out as JSON."""
-    game = get_game(kind)
-    return choose(kind, game.load_json(state_json), seat, level, seed).model_dump(mode="json")
+    state = get_game(kind).load_json(state_json)
+    return choose(kind, state, seat, level, seed, budget).model_dump(mode="json")
 
 
 def _turn(snap: Snapshot, seat: int) -> tuple[str, str]:
     """The bot level of ``seat`` (the stand-in when a person sits there) and its seed, which is
     per (game, version, seat): a replayed bot decision is the same decision."""
-    level = snap.bot_level(seat) or stand_in_level(snap.game)
+    level = snap.bot_level(seat) or snap.stand_in()
     return level, f"{snap.seed}/{snap.version}/{seat}"
 
 
-def bot_move(snap: Snapshot, seat: int) -> Any:
+def bot_move(snap: Snapshot, seat: int, budget: int | None = None) -> Any:
     """The move of ``seat``'s bot at this version, thought out in this process."""
     level, seed = _turn(snap, seat)
-    return choose(snap.kind, snap.state, seat, level, seed)
+    return choose(snap.kind, snap.state, seat, level, seed, budget)
 
 
 class BotWorkers:
     """``workers`` processes thinking out bot turns (none: in this process, on the event loop),
-    started at the first bot turn."""
+    started at the first bot turn. ``budget``: the searching bots' (``BOT_BUDGET``)."""
 
-    def __init__(self, workers: int, timeout: float, work: Callable[..., dict] = think):
+    def __init__(self, workers: int, timeout: float, work: Callable[..., dict] = think,
+                 budget: int | None = None):
         self.workers = workers
         self.timeout = timeout
+        self.budget = budget
         self._work = work
         self._pool: ProcessPool | None = None
 
@@ -78,9 +83,9 @@ class BotWorkers:
 
     async def move(self, snap: Snapshot, seat: int) -> Any:
         if not self.workers:
-            return bot_move(snap, seat)
+            return bot_move(snap, seat, self.budget)
         level, seed = _turn(snap, seat)
-        args = (snap.kind, snap.game.dump_json(snap.state), seat, level, seed)
+        args = (snap.kind, snap.game.dump_json(snap.state), seat, level, seed, self.budget)
         for attempt in (1, 2):
             future = self._pool_now().schedule(self._work, args=args, timeout=self.timeout)
             try:

@@ -10,6 +10,8 @@ from typing import Literal
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from engine.search import DEFAULT_BUDGET
+
 
 def project_path(name: str) -> Path:
     """A top-level project file: next to the package in a checkout, else in the working dir.
@@ -44,6 +46,12 @@ class Settings(BaseSettings):
         gt=0,
         description="seconds a bot worker may think before it is replaced and the turn thought "
         "out again",
+    )
+    BOT_BUDGET: int = Field(
+        default=DEFAULT_BUDGET,
+        ge=1,
+        description="engine steps an Expert (search) bot may play out per move: more plays "
+        "stronger and slower; a seed and a budget give the same move on any machine",
     )
     DEADLINE_POLL: float = Field(
         default=1,

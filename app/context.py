@@ -54,7 +54,7 @@ class Context:
         self.timing = Timing(settings.BOT_DELAY, settings.ABANDON_AFTER)
         self.deadlines = Deadlines(
             self.db, self, settings.DEADLINE_POLL,
-            BotWorkers(settings.BOT_WORKERS, settings.BOT_TIMEOUT),
+            BotWorkers(settings.BOT_WORKERS, settings.BOT_TIMEOUT, budget=settings.BOT_BUDGET),
         )
         self.watchers = Watchers(Sources(
             bus=self.bus,

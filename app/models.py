@@ -69,8 +69,10 @@ class Game(Base):
     created_at: Mapped[datetime] = mapped_column(default=now)
     updated_at: Mapped[datetime] = mapped_column(default=now)
     finished_at: Mapped[datetime | None]
-    # Seats whose person no longer plays them, so the heuristic bot does: {"2": "conceded"}.
+    # Seats whose person no longer plays them, so the stand-in bot does: {"2": "conceded"}.
     stand_ins: Mapped[dict[str, Any]] = mapped_column(default=dict, server_default="{}")
+    # The bot level that plays for a person away or gone, as the host chose (None: heuristic).
+    stand_in_level: Mapped[str | None] = mapped_column(String(16))
     # Raised whenever a seat's name changes, so cached seats are loaded again.
     seats_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     rematch_lobby_id: Mapped[str | None] = mapped_column(String(32))
@@ -104,6 +106,8 @@ class Lobby(Base):
     created_at: Mapped[datetime] = mapped_column(default=now, index=True)
     turn_seconds: Mapped[int | None] = mapped_column(Integer)
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    # The level of the bot standing in for away or conceded players (None: heuristic).
+    stand_in_level: Mapped[str | None] = mapped_column(String(16))
     # An open lobby closes by itself at this time; every change moves it later.
     closes_at: Mapped[datetime | None] = mapped_column(index=True)
     # The players the host removed since the invite code was last made: they cannot rejoin.

@@ -72,13 +72,20 @@ class PlayerCreated(PlayerOut):
     token: str = Field(description="bearer token; shown once, also set as the cookie")
 
 
+class BotLevel(BaseModel):
+    id: str = Field(description="the level as the API names it: random, heuristic, search")
+    name: str = Field(description="the level as players read it: Beginner, Casual, Expert")
+    about: str = Field(description="one sentence on how a bot of this level plays")
+
+
 class GameKind(BaseModel):
     id: str
     title: str
     min_players: int
     max_players: int
     options_schema: dict[str, Any] = Field(description="JSON schema of the table's options")
-    bot_levels: list[str]
+    bot_levels: list[str] = Field(description="the ids of `levels`, weakest first")
+    levels: list[BotLevel] = Field(description="the bot levels the game offers, weakest first")
 
 
 # Seconds a person has for each move unless the host chooses: long enough to think, short
@@ -102,6 +109,11 @@ class LobbyCreate(BaseModel):
         description="the game counts for ratings (if every seat is a signed-in player or a bot) "
         "and shows on profiles; default: true for a signed-in host, false for a guest, who "
         "cannot host a rated table",
+    )
+    stand_in_level: str | None = Field(
+        default=None,
+        description="the bot level (`GameKind.levels`) that plays for a person who is away or "
+        "conceded; default: heuristic",
     )
 
 
@@ -128,6 +140,9 @@ class LobbyOut(BaseModel):
     )
     private: bool
     rated: bool = Field(description="rated once every seat is a signed-in player or a bot")
+    stand_in_level: str = Field(
+        description="the bot level that plays for a person who is away or conceded"
+    )
     status: str = Field(
         description="open, started or closed (by its host, or when nobody changed it for a day)"
     )
@@ -145,7 +160,7 @@ class JoinByCode(BaseModel):
 
 class BotRequest(BaseModel):
     seat: int
-    level: str = Field(description="a bot level of the game: random or heuristic")
+    level: str = Field(description="a bot level the game offers (`GameKind.levels`)")
 
 
 class GameStarted(BaseModel):

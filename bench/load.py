@@ -17,6 +17,15 @@ with as many connections as the games have sockets, and prints the ratios.
     .venv/bin/python bench/load.py --games 50 --game camping-life --instances 2 --postgres
     .venv/bin/python bench/load.py --games 100 --game summer-camp --seconds 15 --warm 90 --postgres
 
+``--bot-tables N --bot-level LEVEL`` adds N tables that bots play alone, thinking through
+the server's bot workers (``BOT_WORKERS``, ``--bot-workers``) while the measured games run:
+each a three-seat table of ``--bot-game`` (the measured game where it seats three, else Hike)
+whose host concedes at once, so that bots of LEVEL play all three seats (the host's seat by
+the stand-in at that level), and a new one when it ends. It prints the bots' moves/s beside
+the measured games' figures.
+
+    .venv/bin/python bench/load.py --games 100 --think 2 --postgres --bot-tables 20 --bot-level search
+
 ``--warm SECONDS`` measures twice in one run: at the start of the games, then after that
 much more play, late in them, and prints the ratio of their moves/s.
 
@@ -61,6 +70,7 @@ from app.guard import server_options  # noqa: E402
 from app.limits import UNLIMITED  # noqa: E402
 from app.migrate import upgrade  # noqa: E402
 from app.services.game_log import SHOWN  # noqa: E402
+from engine.registry import get_game  # noqa: E402
 
 DEFAULT_POSTGRES = os.environ.get(
     "TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
@@ -114,14 +124,17 @@ class Stats:
         self.errors: Counter = Counter()
         self.total_moves = 0
         self.games = 0
+        self.bot_moves = 0
 
     def measured(self) -> Stats:
         """What this window measured, handed over; the counts start again for the next."""
         done = Stats()
         done.moves, done.acks, done.patches = self.moves, self.acks, self.patches
         done.patch_bytes, done.view_bytes, done.errors = self.patch_bytes, self.view_bytes, self.errors
+        done.bot_moves = self.bot_moves
         self.moves, self.acks, self.patches, self.patch_bytes, self.view_bytes = 0, [], [], [], []
         self.errors = Counter()
+        self.bot_moves = 0
         return done
 
 
@@ -310,6 +323,48 @@ class Slot:
         self.stats.games += 1
 
 
+class BotTable:
+    """A table bots play alone, replaced by a new one when it ends; it counts their moves."""
+
+    POLL = 2.0  # seconds between looks at the table: a few requests a second for 20 tables
+
+    def __init__(self, index: int, stats: Stats, game: str, level: str):
+        self.index, self.stats, self.game, self.level = index, stats, game, level
+
+    async def _new_game(self, client: httpx.AsyncClient) -> tuple[str, dict]:
+        r = await client.post("/api/players", json={"name": f"Host {self.index}"})
+        auth = {"Authorization": f"Bearer {r.json()['token']}"}
+        client.cookies.clear()
+        body = {"game": self.game, "seats": 3, "stand_in_level": self.level}
+        r = await client.post("/api/lobbies", json=body, headers=auth)
+        r.raise_for_status()
+        lobby = r.json()
+        for seat in (1, 2):
+            r = await client.post(f"/api/lobbies/{lobby['id']}/bots",
+                                  json={"seat": seat, "level": self.level}, headers=auth)
+            r.raise_for_status()
+        r = await client.post(f"/api/lobbies/{lobby['id']}/start", headers=auth)
+        game_id = r.json()["game_id"]
+        (await client.post(f"/api/games/{game_id}/concede", headers=auth)).raise_for_status()
+        return game_id, auth
+
+    async def run(self, http: list[httpx.AsyncClient], ready: asyncio.Event) -> None:
+        client = http[self.index % len(http)]
+        await ready.wait()
+        while True:
+            async with SETTING_UP:
+                game_id, auth = await self._new_game(client)
+            seen = 0
+            while True:
+                await asyncio.sleep(self.POLL)
+                state = (await client.get(f"/api/games/{game_id}/state", headers=auth)).json()
+                if self.stats.measuring:
+                    self.stats.bot_moves += state["version"] - seen
+                seen = state["version"]
+                if state["view"]["outcome"] is not None:
+                    break
+
+
 # --- the server ------------------------------------------------------------------------
 
 
@@ -389,9 +444,12 @@ def database(postgres: str | None, tmp: str) -> Iterator[str]:
 
 @contextmanager
 def servers(
-    url: str, instances: int, workers: int, redis: str | None, python: str = sys.executable
+    url: str, instances: int, workers: int, redis: str | None, python: str = sys.executable,
+    bot_workers: int | None = None,
 ) -> Iterator[list]:
     env = os.environ | UNLIMITED | {"DATABASE_URL": url, "BOT_DELAY": "0", "ADMIN_TOKEN": ""}
+    if bot_workers is not None:
+        env |= {"BOT_WORKERS": str(bot_workers)}
     if redis:
         env |= {"REDIS_URL": redis, "REDIS_PREFIX": f"campground-bench-{uuid.uuid4().hex[:8]}:"}
     started = []
@@ -435,6 +493,10 @@ async def load(args, bases: list[str], pids_of) -> dict:
         Slot(i, stats, ws_bases, args.game, args.sticky, sockets) for i in range(args.games)
     ]
     tasks = [asyncio.create_task(s.run(http, args.think, ready)) for s in slots]
+    tasks += [
+        asyncio.create_task(BotTable(i, stats, args.bot_game, args.bot_level).run(http, ready))
+        for i in range(args.bot_tables)
+    ]
 
     def progress(phase: str, started: float) -> None:
         elapsed = time.perf_counter() - started
@@ -618,6 +680,8 @@ def report(args, result: dict, label: str) -> float:
     moves = max(stats.moves, 1)
     print(f"server CPU s / 1000 moves{result['cpu'] / moves * 1000:10.2f}")
     print(f"server memory (RSS)      {result['rss'] / 2**20:10.0f} MiB")
+    if args.bot_tables:
+        print(f"bot moves/s (bot tables) {stats.bot_moves / result['elapsed']:10.1f}")
     client = result["client_cpu"] / result["elapsed"]
     print(f"load client CPU          {client:10.0%} of a core; machine load {result['load']:.1f}")
     if args.postgres:
@@ -660,7 +724,15 @@ def main() -> int:
     parser.add_argument(
         "--profile", metavar="FILE", help="py-spy collapsed stacks of the server while measured"
     )
+    parser.add_argument("--bot-tables", type=int, default=0, help="extra tables of bots only")
+    parser.add_argument("--bot-level", default="search", help="their bots' level")
+    parser.add_argument("--bot-game", default=None,
+                        help="their game (default: --game where it seats three, else hike)")
+    parser.add_argument("--bot-workers", type=int, default=None,
+                        help="the server's BOT_WORKERS (default: its own setting)")
     args = parser.parse_args()
+    if args.bot_game is None:
+        args.bot_game = args.game if get_game(args.game).max_players >= 3 else "hike"
     if args.baselines and not args.postgres:
         parser.error("--baselines needs --postgres")
 
@@ -668,7 +740,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp, database(args.postgres, tmp) as url:
         upgrade(url)
         redis = args.redis if several else None
-        with servers(url, args.instances, args.workers, redis, args.python) as up:
+        with servers(
+            url, args.instances, args.workers, redis, args.python, args.bot_workers
+        ) as up:
 
             def pids_of() -> list[int]:
                 return [pid for process, _ in up for pid in tree(process.pid)]
@@ -690,6 +764,10 @@ def main() -> int:
     setup = f"{args.instances} instance(s) x {args.workers} worker(s), {first['pids']} processes"
     print(f"server on {interpreter(args.python)}")
     print(f"{args.games} games of {args.game}, {pace}, {backend}, {setup}")
+    if args.bot_tables:
+        workers = args.bot_workers if args.bot_workers is not None else Settings().BOT_WORKERS
+        print(f"and {args.bot_tables} tables of {args.bot_game} played by {args.bot_level} bots "
+              f"alone (3 seats each, BOT_WORKERS {workers}, BOT_DELAY 0)")
     rates = []
     for label, result in zip(("at the start of games", "late in games"), windows):
         rate = report(args, result, label)

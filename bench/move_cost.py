@@ -47,7 +47,8 @@ def written(pids: list[int]) -> int:
     return total
 
 
-async def play(base: str, url: str, kind: str, players: int, pids: list[int], seed: int):
+async def play(base: str, url: str, kind: str, players: int, pids: list[int], seed: int,
+               level: str):
     """One game to its end; a sample (version, CPU s, bytes written, socket bytes) at each
     version the person's socket saw."""
     wal = None
@@ -63,7 +64,7 @@ async def play(base: str, url: str, kind: str, players: int, pids: list[int], se
         })).json()
         for seat in range(1, players):
             r = await http.post(f"/api/lobbies/{lobby['id']}/bots",
-                                json={"seat": seat, "level": "heuristic"})
+                                json={"seat": seat, "level": level})
             assert r.status_code == 200, r.text
         game_id = (await http.post(f"/api/lobbies/{lobby['id']}/start")).json()["game_id"]
 
@@ -115,6 +116,8 @@ def main() -> int:
     parser.add_argument("--game", choices=sorted(KINDS), action="append")
     parser.add_argument("--players", type=int)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--bots", default="heuristic",
+                        help="the server's bots' level (random plays the longest games)")
     args = parser.parse_args()
     kinds = args.game or list(KINDS)
     backend = "PostgreSQL" if args.postgres else "SQLite"
@@ -127,7 +130,8 @@ def main() -> int:
             pids = tree(process.pid)
             for kind in kinds:
                 players = args.players or KINDS[kind]
-                samples = asyncio.run(play(base, url, kind, players, pids, args.seed))
+                samples = asyncio.run(play(base, url, kind, players, pids, args.seed,
+                                           args.bots))
                 end = samples[-1][0]
                 early = per_move(samples, 0, min(WINDOW, end))
                 late = per_move(samples, max(end - WINDOW, 0), end)

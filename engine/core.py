@@ -109,13 +109,17 @@ _event = Event.__pydantic_validator__.validate_python
 
 
 class UndoPoint(BaseModel):
-    """A state ``seat`` may return to within its turn (``engine.undo``): the state before its
-    step, as JSON without the undo points, and the step's first log line."""
+    """A state ``seat`` may return to within its turn (``engine.undo``), before one of its
+    steps: the step's move and first log line. The turn's first point also holds the state
+    before it, as JSON without the undo points; the states before later steps are that state
+    with the moves of the steps between played again, so a turn of many steps stores one
+    state, not one per step. (Points stored with a state each and no move stay valid.)"""
 
     model_config = ConfigDict(frozen=True)
 
     seat: int
-    state: str
+    state: str | None = None
+    move: dict | None = None
     step: str | None = None
 
 
@@ -210,7 +214,8 @@ class Game(ABC, Generic[S, M]):
 
     def advance(self, state: S, seat: int, move: M) -> S:
         """``apply`` for a game no person will take back (bots' playouts and searches): a game
-        with undo points leaves none, which spares it a copy of the state per step."""
+        with undo points leaves none, which spares it a copy of the state per step. ``move``
+        is one of ``legal_moves(state, seat)``: a game may skip checking it again."""
         return self.apply(state, seat, move)
 
     @abstractmethod
@@ -326,11 +331,12 @@ def play(game: Game[S, M], state: S, seat: int, move: M | dict) -> S:
     return step(game, state, seat, move)
 
 
-def step(game: Game[S, M], state: S, seat: int, move: M) -> S:
+def step(game: Game[S, M], state: S, seat: int, move: M, *, take_back: bool = True) -> S:
     """``game.apply`` without ``play``'s checks, its ``log`` cut to the entries it produced.
     A game's ``apply`` extends the log it was given (its ``say`` calls append); what was
-    there before belongs to the step before, and is counted in ``logged``."""
-    after = game.apply(state, seat, move)
+    there before belongs to the step before, and is counted in ``logged``.
+    ``take_back=False``: ``game.advance``, for games only bots play, which leaves no undo point."""
+    after = (game.apply if take_back else game.advance)(state, seat, move)
     seen = len(state.log)
     fields = after.__dict__
     if seen:

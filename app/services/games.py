@@ -21,6 +21,7 @@ from app.models import Game, Lobby, Player, Seat, now
 from app.services import clock, game_log, ratings
 from app.services.clock import Clock, Timing
 from app.services.errors import Problem
+from engine import levels
 from engine.core import BaseState, Event, Outcome, full_view
 from engine.core import Game as GameKind
 from engine.registry import get_game
@@ -36,8 +37,9 @@ def commitment(seed: int) -> str:
     return hashlib.sha256(str(seed).encode()).hexdigest()
 
 
-def bot_name(level: str) -> str:
-    return f"{level.capitalize()} bot"
+def bot_name(level_id: str) -> str:
+    """A bot's name at the table and on leaderboards: "Expert bot"."""
+    return f"{levels.level(level_id).name} bot"
 
 
 # Why a person's seat is played by the bot (``Game.stand_ins``): for good after a concession,
@@ -46,8 +48,11 @@ CONCEDED = "conceded"
 SUSPENDED = "suspended"
 
 
-def stand_in_level(game: GameKind) -> str:
-    """The bot that plays a seat for a person: the heuristic one wherever the game has it."""
+def stand_in_level(game: GameKind, chosen: str | None = None) -> str:
+    """The bot that plays a seat for a person: the host's choice, else the heuristic one
+    wherever the game has it."""
+    if chosen in game.bots:
+        return chosen
     return "heuristic" if "heuristic" in game.bots else next(iter(game.bots))
 
 
@@ -109,6 +114,7 @@ class Snapshot:
     turn_seconds: int | None = None
     clock: Clock = field(default_factory=Clock)
     options: dict[str, Any] = field(default_factory=dict)
+    chosen_stand_in: str | None = None  # the host's stand-in level (``stand_in_level``)
     log: game_log.Tail = field(default_factory=game_log.Tail)
     _table: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -121,8 +127,11 @@ class Snapshot:
         """The bot that plays ``seat``: its own, or the stand-in for a person who left it
         (conceded) or is away."""
         if seat in self.stand_ins or seat in self.clock.away:
-            return stand_in_level(self.game)
+            return self.stand_in()
         return next((s.bot for s in self.seats if s.seat == seat), None)
+
+    def stand_in(self) -> str:
+        return stand_in_level(self.game, self.chosen_stand_in)
 
     def people(self) -> set[int]:
         return people({s.seat: s.bot for s in self.seats}, self.stand_ins)
@@ -174,8 +183,8 @@ class Snapshot:
                 for s in self.seats
             ],
             "rematch_lobby_id": self.rematch_lobby_id,
-            # Who plays a seat the person gave up or lost: "Heuristic bot".
-            "stand_in_bot": bot_name(stand_in_level(self.game)),
+            # Who plays a seat the person gave up or lost: "Casual bot".
+            "stand_in_bot": bot_name(self.stand_in()),
             "seed_commitment": self.seed_commitment,
             # Revealed once nothing can change any more, so anyone can replay and check; as
             # text, since a browser reads JSON numbers as doubles (53 bits).
@@ -241,7 +250,7 @@ _SNAPSHOT = select(
     Game.kind, Game.version, Game.status, Game.seed, Game.seed_commitment,
     cast(Game.state, Text).label("state"),
     Game.stand_ins, Game.outcome, Game.rematch_lobby_id, Game.updated_at, Game.turn_seconds,
-    Game.clock, Game.seats_version, Game.options, Game.log_length,
+    Game.clock, Game.seats_version, Game.options, Game.log_length, Game.stand_in_level,
 ).where(Game.id == bindparam("game_id"))
 _TABLE = ratings.with_ratings(
     select(Seat.seat, Seat.player_id, Seat.bot_level, Player.name, Player.handle)
@@ -309,6 +318,7 @@ async def load_snapshot(
         turn_seconds=row["turn_seconds"],
         clock=Clock.load(row["clock"]),
         options=row["options"] or {},
+        chosen_stand_in=row["stand_in_level"],
         log=await game_log.tail(session, conn, game_id, row["log_length"]),
     )
 
@@ -343,91 +353,12 @@ def create_game(lobby: Lobby, seat_people: set[int], timing: Timing) -> tuple[Ga
         status="active",
         rated=lobby.rated,
         turn_seconds=lobby.turn_seconds,
+        stand_in_level=lobby.stand_in_level,
         clock=started.dump(),
         due_at=clock.due_at(started, acting, seat_people, timing, at),
         log_length=len(state.log),
     )
     return row, state.log
-
-
-async def concede(
-    db: Database, game_id: str, seat: int, players: int, *, timing: Timing, why: str = CONCEDED
-) -> tuple[int, datetime | None]:
-    """``seat`` gives up: with two players the other wins now; with more, the bot plays the
-    seat to the end and it is ranked last. Returns the game's version and next ``due_at``.
-    ``why``: SUSPENDED when an admin takes the seat from its person, whom the bot then
-    replaces to the end whatever the number of players."""
-    async with db.writing() as session:
-        row = await session.get(Game, game_id, populate_existing=True, with_for_update=True)
-        if row is None:
-            raise Problem(404, "No such game.")
-        if row.status != "active":
-            raise Problem(409, f"The game is already {row.status}.")
-        standing = stand_ins(row.stand_ins)
-        if standing.get(seat) == CONCEDED:
-            raise Problem(409, "You have already conceded this game.")
-        if seat in standing:
-            raise Problem(409, "The bot already plays this seat for good.")
-        standing[seat] = why
-        at = now()
-        # The seat is the bot's for good: no deadline, not away, no longer a person at the table.
-        held = Clock.load(row.clock)
-        left = Clock(
-            {s: t for s, t in held.deadlines.items() if s != seat},
-            {s: t for s, t in held.away.items() if s != seat},
-        )
-        game = get_game(row.kind)
-        acting = game.to_act(game.load(row.state))
-        seat_people = people(await seat_bots(session, game_id), standing)
-        values: dict[str, Any] = {
-            "stand_ins": {str(s): why for s, why in sorted(standing.items())},
-            "updated_at": at,
-            "clock": left.dump(),
-            "away_since": left.away_since(),
-            "due_at": clock.due_at(left, acting, seat_people, timing, at),
-        }
-        if players == 2 and why == CONCEDED:
-            values |= {"status": "finished", "outcome": conceded_outcome(players, seat),
-                       "finished_at": at, "due_at": None}
-        await session.execute(
-            update(Game)
-            .where(Game.id == game_id, Game.status == "active")
-            .values(**values)
-            .execution_options(synchronize_session=False)
-        )
-        if "outcome" in values:
-            await ratings.game_ended(session, game_id)
-        return row.version, values["due_at"]
-
-
-async def come_back(
-    db: Database, game_id: str, seat: int, *, timing: Timing
-) -> tuple[int, datetime | None] | None:
-    """``seat``'s person takes the seat back from the bot. Returns the game's version and its
-    new ``due_at``, or None when the seat was not away (nothing changes). It sets
-    ``updated_at``, so a bot move chosen before it no longer commits."""
-    async with db.writing() as session:
-        row = await session.get(Game, game_id, populate_existing=True, with_for_update=True)
-        if row is None:
-            raise Problem(404, "No such game.")
-        held = Clock.load(row.clock)
-        if row.status != "active" or seat not in held.away:
-            return None
-        at = now()
-        game = get_game(row.kind)
-        acting = game.to_act(game.load(row.state))
-        seat_people = people(await seat_bots(session, game_id), stand_ins(row.stand_ins))
-        returned = clock.back(held, seat, acting, row.turn_seconds, at)
-        due = clock.due_at(returned, acting, seat_people, timing, at)
-        await session.execute(
-            update(Game)
-            .where(Game.id == game_id, Game.version == row.version)
-            .values(
-                clock=returned.dump(), away_since=returned.away_since(), due_at=due, updated_at=at
-            )
-            .execution_options(synchronize_session=False)
-        )
-        return row.version, due
 
 
 async def abort_game(db: Database, game_id: str, version: int | None = None) -> bool:

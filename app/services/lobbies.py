@@ -97,6 +97,9 @@ async def create(
     rated = data.rated if data.rated is not None else host.handle is not None
     if rated and host.handle is None:
         raise Problem(422, "Only a signed-in host can open a rated table: add a sign-in first.")
+    if data.stand_in_level is not None and data.stand_in_level not in game.bots:
+        known = ", ".join(game.bots)
+        raise Problem(422, f"Unknown bot level {data.stand_in_level!r}; known: {known}.")
     lobby = Lobby(
         id=new_id(),
         game=game.id,
@@ -109,6 +112,7 @@ async def create(
         status="open",
         game_id=None,
         rated=rated,
+        stand_in_level=data.stand_in_level,
     )
     touched(lobby, idle)
     rows = [
@@ -240,7 +244,7 @@ async def rematch(
     lobby = Lobby(
         id=new_id(), game=old.game, options=old.options, seat_count=old.seat_count,
         private=old.private, invite_code=invite_code(), host_id=player.id, status="open",
-        turn_seconds=old.turn_seconds, rated=old.rated,
+        turn_seconds=old.turn_seconds, rated=old.rated, stand_in_level=old.stand_in_level,
     )
     touched(lobby, idle)
     session.add(lobby)

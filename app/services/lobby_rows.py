@@ -26,6 +26,7 @@ from app.db import Database, Prepared, row_values, storable
 from app.models import Game, Lobby, LogEntry, Player, Rating, ReplacedInviteCode, Seat, now
 from app.schemas import LobbyOut, PlayerOut, SeatOut
 from app.services import game_log, ratings
+from app.services.games import stand_in_level
 from app.services.errors import Problem
 from engine.core import Event
 from engine.registry import GAMES
@@ -93,6 +94,7 @@ class LobbySeats:
             turn_seconds=lobby.turn_seconds,
             private=lobby.private,
             rated=lobby.rated,
+            stand_in_level=stand_in_level(GAMES[lobby.game], lobby.stand_in_level),
             status=lobby.status,
             host_id=lobby.host_id,
             seats=[

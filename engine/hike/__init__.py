@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import ClassVar
 
 from engine.core import Bot, Game, check_players, random_bot
+from engine.search import SearchBot
 from engine.hike import ending, labels, rules
 from engine.hike import setup as hike_setup
 from engine.hike.bot import heuristic_bot
+from engine.hike.search import HikeSearcher
 from engine.hike.cards import HAZARD_TABLE, HAZARD_TEXT, ITEM_TABLE, SPACE_TITLES
 from engine.hike.moves import move_adapter
 from engine.hike.setup import Options
@@ -23,7 +25,9 @@ class HikeGame(Game[HikeState, object]):
     Options = Options
     State = HikeState
     move_adapter = move_adapter
-    bots: ClassVar[dict[str, Bot]] = {"random": random_bot, "heuristic": heuristic_bot}
+    bots: ClassVar[dict[str, Bot]] = {
+        "random": random_bot, "heuristic": heuristic_bot, "search": SearchBot(HikeSearcher()),
+    }
 
     def setup(self, players: int, options: Options, seed: int) -> HikeState:
         check_players(self, players)

@@ -49,6 +49,9 @@ class PinetopGame(Game[PinetopState, Move]):
     def apply(self, state: PinetopState, seat: int, move: Move) -> PinetopState:
         return turn.apply(state, seat, move)
 
+    def advance(self, state: PinetopState, seat: int, move: Move) -> PinetopState:
+        return turn.advance(state, seat, move)
+
     def view(self, state: PinetopState, seat: int | None) -> dict:
         return view(state, seat)
 

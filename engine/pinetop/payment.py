@@ -44,6 +44,11 @@ def is_tents(reqs: tuple[str, ...]) -> bool:
     return bool(reqs) and reqs[0].startswith(TENT)
 
 
+def signatures(reqs: tuple[str, ...]) -> list[tuple]:
+    """Each card's signature for paying ``reqs``: cards with the same one pay alike."""
+    return TENT_SIGNATURE if is_tents(reqs) else COST_SIGNATURE
+
+
 def needed(reqs: tuple[str, ...], paid: list[int], hand: list[int],
            greys: frozenset[str] = frozenset()) -> int | None:
     """The fewest hand cards that, with every card of ``paid``, meet ``reqs``; None: impossible.
@@ -56,17 +61,52 @@ def needed(reqs: tuple[str, ...], paid: list[int], hand: list[int],
 @lru_cache(maxsize=65536)
 def needed_by_key(reqs: tuple[str, ...], paid_key: tuple, hand_key: tuple,
                   greys: frozenset[str]) -> int | None:
-    """``needed`` for hands already turned into keys (see ``key``)."""
-    order = tuple(sorted(reqs, key=lambda r: (r == ANY, r)))
-    return _needed(order, paid_key, hand_key, is_tents(reqs), greys)
+    """``needed`` for hands already turned into keys (see ``key``).
+
+    Each card is first cut to the slots that can meet one of ``reqs``, so that hands which
+    differ only in cards of no use here share one search."""
+    order, useful = _plan(reqs, greys)
+    paid = sorted(useful[sig] for sig in paid_key)
+    if paid and not paid[0]:
+        return None  # a paid card must meet a requirement
+    # A card that is used meets at least one requirement: more copies of one kind of card than
+    # there are requirements never help.
+    hand: list[tuple] = []
+    last, run = None, 0
+    for slots in sorted(useful[sig] for sig in hand_key):
+        if slots:
+            run = run + 1 if slots == last else 1
+            last = slots
+            if run <= len(reqs):
+                hand.append(slots)
+    return _needed(order, tuple(paid), tuple(hand))
+
+
+@lru_cache(maxsize=4096)
+def _plan(reqs: tuple[str, ...], greys: frozenset[str]) -> tuple[tuple[str, ...], dict]:
+    """The requirements in the order they are searched (``any`` last), and each signature's
+    slots that can meet one of them, each as a sorted tuple of what it meets (``()``:
+    anything), the slots sorted: equal for cards that serve alike, empty for a useless card."""
+    tents = is_tents(reqs)
+    wanted = frozenset(reqs)
+    useful = {}
+    for sig in dict.fromkeys(TENT_SIGNATURE if tents else COST_SIGNATURE):
+        out = []
+        for slot in _slots(sig, tents, greys):
+            if slot is None:
+                out.append(())
+            elif slot & wanted:
+                out.append(tuple(sorted(slot & wanted)))
+        useful[sig] = tuple(sorted(out))
+    return tuple(sorted(reqs, key=lambda r: (r == ANY, r))), useful
 
 
 @lru_cache(maxsize=16384)
-def _needed(reqs, paid_sigs, hand_sigs, tents, greys) -> int | None:
-    # Every card as [signature, free slots, is_paid, used]; hand cards of one signature are
-    # interchangeable, so only the first unused one of a signature is ever tried.
-    cards = [[sig, list(_slots(sig, tents, greys)), True, False] for sig in paid_sigs]
-    cards += [[sig, list(_slots(sig, tents, greys)), False, False] for sig in hand_sigs]
+def _needed(reqs: tuple[str, ...], paid: tuple, hand: tuple) -> int | None:
+    # Every card as [slots, free slots, is_paid, used]; hand cards with the same slots are
+    # interchangeable, so only the first unused one of them is ever tried.
+    cards = [[sig, list(sig), True, False] for sig in paid]
+    cards += [[sig, list(sig), False, False] for sig in hand]
     best = [None]
 
     def dfs(i: int, hand_used: int) -> None:
@@ -85,7 +125,7 @@ def _needed(reqs, paid_sigs, hand_sigs, tents, greys) -> int | None:
                     continue
                 tried_new.add(sig)
             for k, slot in enumerate(slots):
-                if slot is not None and req not in slot:
+                if slot and req not in slot:
                     continue
                 if k and slots[k - 1] == slot:
                     continue  # the same slot as the previous one: no new choice

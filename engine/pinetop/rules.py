@@ -18,7 +18,7 @@ from engine.pinetop.cards import (ANY, BASE_SUPPLY, BEAVER, BLUE, COLOURS, DOUBL
 from engine.pinetop.mastery import claimable
 from engine.pinetop.moves import (Befriend, Claim, Discard, DrawDeck, Give, Move, MoveCamper,
                                   Done, Pass, Pay, Place, Refresh, Skip, Step, Stop, Take)
-from engine.pinetop.payment import TENT, key, needed, needed_by_key
+from engine.pinetop.payment import TENT, key, needed, needed_by_key, signatures
 from engine.pinetop.state import SEAT_NAMES, Options, PinetopState
 
 GREEN_POWER = {  # (basic, advanced): cards drawn, face-up takes, placements
@@ -167,14 +167,23 @@ def is_legal(s: PinetopState, seat: int, move: Move) -> bool:
         return False
     if s.phase == "action" and not s.refreshed:
         if isinstance(move, (DrawDeck, Take)):
-            return move in _draws(s)
+            return _among(move, _draws(s))
         if isinstance(move, MoveCamper):
-            return move.patch and move in _travels(s, seat, patch=True)
+            return move.patch and _among(move, _travels(s, seat, patch=True))
         if isinstance(move, Place):
-            return move in _placements(s, seat)
+            return _among(move, _placements(s, seat))
         if isinstance(move, Befriend):
-            return s.friendship[seat] == "held" and move in _friendship_uses(s, seat)
-    return move in _LEGAL[s.phase](s, seat)
+            return s.friendship[seat] == "held" and _among(move, _friendship_uses(s, seat))
+    return _among(move, _LEGAL[s.phase](s, seat))
+
+
+def _among(move: Move, moves: list[Move]) -> bool:
+    """``move in moves``, trying identity first: legal moves are built once (see above), and
+    pydantic's ``==`` costs far more than ``is``."""
+    for m in moves:
+        if m is move:
+            return True
+    return move in moves
 
 
 def _legal_setup(s: PinetopState, seat: int) -> list[Move]:
@@ -265,19 +274,23 @@ def crossed(s: PinetopState, start: int, to: int, tower: bool) -> str:
 def _travels(s: PinetopState, seat: int, patch: bool) -> list[Move]:
     hand = s.hands[seat]
     moves: list[Move] = []
-    g = greys(s, seat)
-    hand_key = key(hand, False)
+    g = greys(s, seat) if patch else frozenset()
+    hand_key = key(hand, False) if patch else ()
+    fits: dict[int, bool] = {}  # by destination: the gifts (and the payment) can be made
     for a, b, tower in routes(s, seat):
-        _, gifts = gifts_due(s, seat, b)
-        if patch:
-            if not can_gain(s, seat, crossed(s, a, b, tower)):
-                continue
-            n = needed_by_key(patch_cost(s, seat, b), (), hand_key, g)
-            if n is None or len(hand) - n < gifts:
-                continue
-        elif len(hand) < gifts:
+        if patch and not can_gain(s, seat, crossed(s, a, b, tower)):
             continue
-        moves.append(TRAVEL[a, b, patch, tower])
+        ok = fits.get(b)
+        if ok is None:
+            _, gifts = gifts_due(s, seat, b)
+            if patch:
+                n = needed_by_key(patch_cost(s, seat, b), (), hand_key, g)
+                ok = n is not None and len(hand) - n >= gifts
+            else:
+                ok = len(hand) >= gifts
+            fits[b] = ok
+        if ok:
+            moves.append(TRAVEL[a, b, patch, tower])
     return moves
 
 
@@ -320,10 +333,15 @@ def _legal_gift(s: PinetopState, seat: int) -> list[Move]:
     hand = s.hands[seat]
     g = greys(s, seat)
     moves: list[Move] = []
+    fits: dict[tuple, bool] = {}  # by the card's signature: cards alike for the payment
+    sigs = signatures(p.cost)
     for card in kinds(hand):
-        rest = without(hand, card)
-        n = needed(p.cost, list(p.paid), rest, g) if p.cost else 0
-        if n is not None and len(rest) - n >= p.gifts - 1:
+        ok = fits.get(sigs[card])
+        if ok is None:
+            rest = without(hand, card)
+            n = needed(p.cost, list(p.paid), rest, g) if p.cost else 0
+            ok = fits[sigs[card]] = n is not None and len(rest) - n >= p.gifts - 1
+        if ok:
             moves += [GIVE[card, to] for to in p.owed]
     return moves
 
@@ -332,8 +350,16 @@ def _legal_pay(s: PinetopState, seat: int) -> list[Move]:
     p = s.pending
     hand = s.hands[seat]
     g = greys(s, seat)
-    return [PAY[c] for c in kinds(hand)
-            if needed(p.cost, [*p.paid, c], without(hand, c), g) is not None]
+    fits: dict[tuple, bool] = {}  # by the card's signature: cards alike for the payment
+    sigs = signatures(p.cost)
+    moves: list[Move] = []
+    for c in kinds(hand):
+        ok = fits.get(sigs[c])
+        if ok is None:
+            ok = fits[sigs[c]] = needed(p.cost, [*p.paid, c], without(hand, c), g) is not None
+        if ok:
+            moves.append(PAY[c])
+    return moves
 
 
 def _legal_power(s: PinetopState, seat: int) -> list[Move]:

@@ -22,6 +22,12 @@ from engine.pinetop.state import Borrowed, Pending, PinetopState, Power
 def apply(s: PinetopState, seat: int, move: Move) -> PinetopState:
     if not is_legal(s, seat, move):
         raise IllegalMove(reason(s, seat, move))
+    return advance(s, seat, move)
+
+
+def advance(s: PinetopState, seat: int, move: Move) -> PinetopState:
+    """``apply`` for a move known to be legal (one of ``legal_moves``): a search's steps, where
+    checking it again would cost a fifth of the step."""
     s = s.clone()
     _STEP[s.phase](s, seat, move)
     _proceed(s)

@@ -8,7 +8,7 @@ from engine.summer_camp.cards import CARDS, COPIES, PACKS
 from engine.summer_camp.effects import (card_name, draw_and_say, gain_snacks_and_say, lose_snack,
                                         move_pawn, movable_paths, name, path_name, plural)
 from engine.summer_camp.moves import ChooseCard, ChoosePath, ChoosePile, ChoosePlayer, Done
-from engine.summer_camp.state import Played, Prompt, SummerCampState
+from engine.summer_camp.state import Prompt, SummerCampState, played
 from engine.summer_camp.turn import display_keys, find, take_from_display, take_from_hand
 
 # Moves are frozen values: built once, not at every step.
@@ -33,9 +33,9 @@ def keys(cards: list[int]) -> list[str]:
     return list(dict.fromkeys(COPIES[c] for c in cards))
 
 
-def can_act(s: SummerCampState, seat: int, key: str, hand_after: list[int]) -> bool:
-    """Whether playing ``key`` for its action would do anything (``hand_after``: the hand
-    without it)."""
+def can_act(s: SummerCampState, seat: int, key: str, more: bool) -> bool:
+    """Whether playing ``key`` for its action would do anything (``more``: the hand holds
+    another card besides it)."""
     card = CARDS[key]
     a = card.action
     pawns = s.pawns[seat]
@@ -50,9 +50,9 @@ def can_act(s: SummerCampState, seat: int, key: str, hand_after: list[int]) -> b
     if a == "water_skiing":
         return max(pawns) < FINAL_BRIDGE
     if a in ("scavenger_hunt", "macaroni_sculpture"):
-        return bool(hand_after)
+        return more
     if a == "tie_dye":
-        return bool(hand_after) and bool(movable_paths(s, seat))
+        return more and bool(movable_paths(s, seat))
     if a == "gods_eye":
         return s.snacks[seat] >= 2 and bool(movable_paths(s, seat))
     if a == "take_display":
@@ -73,10 +73,10 @@ def play_for_action(s: SummerCampState, seat: int, key: str) -> None:
     card = CARDS[key]
     if card.action == "none":
         raise IllegalMove(f"{card.name} has no action: play it for 1 energy.")
-    if not can_act(s, seat, key, hand_after):
+    if not can_act(s, seat, key, bool(hand_after)):
         raise IllegalMove(f"{card.name}'s action would do nothing now: play it for 1 energy.")
     copy = take_from_hand(s, seat, key)
-    s.played.append(Played(card=copy, use="action"))
+    s.played.append(played(copy, "action"))
     s.say(f"{name(seat)} plays {card.name}.", seat)
     _act(s, seat, key)
 
@@ -228,6 +228,7 @@ def answer(s: SummerCampState, seat: int, move) -> None:
     elif k == "take_display":
         _take(s, seat, p.card, move.card)
     elif k == "cave_exploration":
+        s.own_table()
         card = s.piles[move.path].pop()
         s.discards[seat].append(card)
         s.say(f"{name(seat)} takes {card_name(card)} from the top of the "

@@ -37,10 +37,9 @@ def legal_moves(s: SummerCampState, seat: int) -> list[Move]:
         return answers(s, s.prompts[0], seat)
     hand = s.hands[seat]
     moves: list[Move] = []
+    more = len(hand) > 1
     for key in keys(hand):
-        after = list(hand)
-        after.pop(turn.find(after, key))
-        if can_act(s, seat, key, after):
+        if can_act(s, seat, key, more):
             moves.append(PLAY[key, "action"])
         moves.append(PLAY[key, "energy"])
     moves += [BUY[key] for key in turn.display_keys(s) if CARDS[key].cost <= s.energy]
@@ -53,7 +52,7 @@ def legal_moves(s: SummerCampState, seat: int) -> list[Move]:
 def apply(s: SummerCampState, seat: int, move: Move) -> SummerCampState:
     if seat not in to_act(s):
         raise IllegalMove("It is not your turn.")
-    s = s.clone()
+    s = s.successor()
     if s.prompts:
         actions.answer(s, seat, move)
     elif isinstance(move, Play):

@@ -13,7 +13,7 @@ import { tableActions } from "./table-actions.js";
 import { chatPanel } from "./chat.js";
 import { ratingTag } from "./rating.js";
 import { concededNote, outcomeHeadline, standInText } from "./outcome.js";
-import { gameKinds, tableOptionsLine } from "./options.js";
+import { botLevel, gameKinds, tableOptionsLine } from "./options.js";
 
 const ANIMATE_MS = 600; // as long as the longest mark animation in app.css
 const renderers = {}; // kind -> promise of its module (null when it has none)
@@ -215,7 +215,7 @@ export function gamePage(root, gameId) {
       view?.table ? tableOptionsLine(gameKind, view.table.options, view.table.turn_seconds) : null,
       view && view.you == null ? h("p", { class: "notice watching", "data-testid": "watching" },
         "You are watching this table.") : null,
-      view ? seatsStrip(view, seatName, colourOf) : null,
+      view ? seatsStrip(view, seatName, colourOf, gameKind) : null,
       view?.table?.seats?.[view.you]?.away && !view.outcome ? h("p", { class: "turn", "data-testid": "away" },
         "The bot is playing for you while you are away. ",
         h("button", { type: "button", class: "primary", "data-testid": "back", onclick: back }, "Take my seat back")) : null,
@@ -314,7 +314,7 @@ export function seatBadge(seat, colour, title) {
     title: colour ? `${title} (${colour})` : title, "data-testid": "seat-badge" }, seat + 1);
 }
 
-function seatsStrip(view, seatName, colourOf) {
+function seatsStrip(view, seatName, colourOf, kind) {
   const seats = view.table?.seats || Array.from({ length: view.players }, (_, seat) => ({ seat }));
   return h("ol", { class: "seat-strip", "data-testid": "seat-strip" }, seats.map((s) => {
     const acting = !view.outcome && view.to_act.includes(s.seat);
@@ -324,7 +324,8 @@ function seatsStrip(view, seatName, colourOf) {
       seatBadge(s.seat, colourOf(s.seat), seatName(s.seat)),
       seatName(s.seat),
       colourOf(s.seat) ? h("span", { class: "seat-colour-name" }, colourOf(s.seat)) : null,
-      s.bot ? h("span", { class: "chip-icon", title: `bot (${s.bot})` }, svgIcon(ICONS.bot, { label: "bot" })) : null,
+      s.bot ? h("span", { class: "tag bot", title: botLevel(kind, s.bot).about, "data-testid": "seat-level" },
+        svgIcon(ICONS.bot), `Bot · ${botLevel(kind, s.bot).name}`) : null,
       ratingTag(s.rating),
       s.seat === view.you ? h("span", { class: "tag you" }, "you") : null,
       s.conceded ? h("span", { class: "tag" }, "conceded") : null,

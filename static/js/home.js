@@ -4,7 +4,7 @@ import { api } from "./api.js";
 import { PER_MOVE_CHOICES, PER_MOVE_DEFAULT, perMove } from "./clock.js";
 import { clear, errorBox, fill, h } from "./dom.js";
 import { navigate } from "./main.js";
-import { optionsForm } from "./options.js";
+import { levelPicker, optionsForm } from "./options.js";
 import { getPlayer, playerBox, settledPlayer } from "./player.js";
 
 export function homePage(root) {
@@ -87,6 +87,8 @@ function showCreate(box, games, getMe) {
       PER_MOVE_CHOICES.map((s) => h("option", { value: s ?? "", selected: s === PER_MOVE_DEFAULT }, perMove(s))));
     // Only a signed-in host opens a rated table; it is rated unless they say otherwise.
     const rated = getMe()?.handle ? h("input", { type: "checkbox", id: "rated", checked: true, "data-testid": "rated" }) : null;
+    const standIn = levelPicker(chosen, { chosen: "heuristic", label: "Stand-in bot", testid: "stand-in-level" });
+    standIn.select.id = "stand-in-level";
     const error = h("div");
     const submit = h("button", { type: "submit", class: "primary", "data-testid": "create-lobby" }, "Create lobby");
     form.onsubmit = async (event) => {
@@ -107,6 +109,7 @@ function showCreate(box, games, getMe) {
           private: visibility.value === "private",
           turn_seconds: clock.value ? Number(clock.value) : null,
           rated: rated ? rated.checked : false,
+          stand_in_level: standIn.select.value,
         });
         navigate(`/lobbies/${lobby.id}`);
       } catch (err) {
@@ -120,6 +123,8 @@ function showCreate(box, games, getMe) {
         h("div", { class: "field" }, h("label", { for: "seats" }, "Seats"), seats),
         h("div", { class: "field" }, h("label", { for: "visibility" }, "Who can join"), visibility),
         h("div", { class: "field" }, h("label", { for: "turn-seconds" }, "Clock"), clock),
+        h("div", { class: "field" }, h("label", { for: "stand-in-level", title: "plays for a player who is away or conceded" },
+          "Stand-in bot"), standIn.select, standIn.about),
         rated ? h("div", { class: "field check" }, rated, h("label", { for: "rated" }, "Rated: counts for ratings and profiles")) : null),
       error,
       submit,

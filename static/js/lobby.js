@@ -1,7 +1,7 @@
 // Lobby: invite link, seats, host controls, live over /ws/lobbies/{id}; moves everyone to the game.
 import { api, wsUrl } from "./api.js";
 import { perMove } from "./clock.js";
-import { gameKinds, tableOptionsLine } from "./options.js";
+import { botLevel, gameKinds, levelPicker, tableOptionsLine } from "./options.js";
 import { errorBox, fill, h } from "./dom.js";
 import { navigate } from "./main.js";
 import { getPlayer, playerBox } from "./player.js";
@@ -13,8 +13,7 @@ export function lobbyPage(root, lobbyId) {
   document.title = "Lobby · Campground";
   let lobby = null;
   let me = null;
-  let levels = ["random", "heuristic"];
-  let gameKind = null; // the game kind, for the options' names
+  let gameKind = null; // the game kind, for the options' and bot levels' names
   const chosenLevel = {}; // seat -> bot level picked in its select, kept across redraws
   let socket = null;
   let connection = "connecting";
@@ -71,6 +70,8 @@ export function lobbyPage(root, lobbyId) {
           h("span", { "data-testid": "turn-seconds" }, perMove(lobby.turn_seconds)), " · ",
           closed ? "closed" : lobby.game_id ? "already started" : full ? "every seat is taken" : "waiting for players"),
         tableOptionsLine(gameKind, lobby.options),
+        h("p", { class: "muted small", "data-testid": "stand-in-level" },
+          `Away or conceded players are played by the ${botLevel(gameKind, lobby.stand_in_level).name} bot.`),
         closed ? h("p", { class: "notice", "data-testid": "closed" }, "This lobby is closed (by its host, or unused for a day). ",
           h("a", { href: "/", "data-nav": true }, "Back to camp")) : null,
         (seated || host) && !closed
@@ -126,7 +127,9 @@ export function lobbyPage(root, lobbyId) {
         }, "Remove");
       }
     } else if (seat.bot) {
-      who = [h("strong", {}, "Bot"), h("span", { class: "tag bot" }, seat.bot), ratingTag(seat.rating)];
+      const level = botLevel(gameKind, seat.bot);
+      who = [h("strong", {}, "Bot"), h("span", { class: "tag bot", title: level.about, "data-testid": "seat-level" }, level.name),
+        ratingTag(seat.rating)];
       if (host && lobby.status === "open") {
         controls = h("button", {
           class: "quiet", "data-testid": "remove-bot",
@@ -138,14 +141,14 @@ export function lobbyPage(root, lobbyId) {
       who = h("span", { class: "muted", "data-testid": kept ? "kept-seat" : null },
         kept ? "Kept for a player of the last game" : "Empty seat");
       if (host && lobby.status === "open") {
-        const level = h("select", {
-          "aria-label": `Bot level for seat ${seat.seat + 1}`, "data-testid": "bot-level",
-          onchange: () => { chosenLevel[seat.seat] = level.value; },
-        }, levels.map((l) => h("option", { value: l, selected: l === chosenLevel[seat.seat] }, l)));
-        controls = h("span", { class: "row" }, level, h("button", {
+        const level = levelPicker(gameKind, {
+          chosen: chosenLevel[seat.seat], label: `Bot level for seat ${seat.seat + 1}`, testid: "bot-level",
+          onchange: (value) => { chosenLevel[seat.seat] = value; },
+        });
+        controls = h("span", { class: "bot-pick" }, h("span", { class: "row" }, level.select, h("button", {
           "data-testid": "add-bot",
-          onclick: () => act("POST", `/api/lobbies/${lobby.id}/bots`, { seat: seat.seat, level: level.value }),
-        }, "Add bot"));
+          onclick: () => act("POST", `/api/lobbies/${lobby.id}/bots`, { seat: seat.seat, level: level.select.value }),
+        }, "Add bot")), level.about);
       } else if (!seated && lobby.status === "open" && me && !kept) {
         controls = h("button", {
           class: "primary", onclick: () => act("POST", `/api/lobbies/${lobby.id}/join`),
@@ -185,7 +188,6 @@ export function lobbyPage(root, lobbyId) {
       ]);
       const kind = games.find((g) => g.id === first.game);
       gameKind = kind;
-      if (kind && kind.bot_levels?.length) levels = kind.bot_levels;
       update(first);
       if (!first.game_id) connect();
     } catch (err) {

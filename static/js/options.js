@@ -10,6 +10,23 @@ export function gameKinds() {
   return kinds;
 }
 
+// A bot level of a game kind as players read it: {id, name, about} ("search" is "Expert").
+export function botLevel(kind, id) {
+  return kind?.levels?.find((l) => l.id === id) || { id, name: id.charAt(0).toUpperCase() + id.slice(1), about: "" };
+}
+
+// Where the host picks a bot level: the levels by name, and the chosen one's sentence below.
+export function levelPicker(kind, { chosen, label, testid, onchange }) {
+  const levels = kind?.levels?.length ? kind.levels : [botLevel(kind, "random"), botLevel(kind, "heuristic")];
+  const about = h("span", { class: "muted small level-about", "data-testid": `${testid}-about` });
+  const select = h("select", {
+    "aria-label": label, "data-testid": testid,
+    onchange: () => { about.textContent = botLevel(kind, select.value).about; onchange?.(select.value); },
+  }, levels.map((l) => h("option", { value: l.id, selected: l.id === chosen }, l.name)));
+  about.textContent = botLevel(kind, select.value).about;
+  return { select, about };
+}
+
 // A table's options and clock on one line, for the lobby, the invite page and the table:
 // "Friendship tokens · Observation Tower · 3 min per move".
 export function tableOptionsLine(kind, options, turnSeconds) {

@@ -26,7 +26,7 @@ export function concededNote(view, seatName) {
   return `${names} conceded: the ${bot} played ${seats} to the end, ranked last.`;
 }
 
-// The stand-in at a seat whose person conceded or was suspended: "Heuristic bot stands in".
+// The stand-in at a seat whose person conceded or was suspended: "Casual bot stands in".
 export function standInText(view, seat) {
   const s = view.table?.seats?.[seat];
   // A two-player concession ends the game: nobody played on.

@@ -220,7 +220,7 @@ def test_start_needs_every_seat_and_the_host(live):
     assert [(s["name"], s["bot"]) for s in table["seats"]] == [
         ("Ana", None),
         ("Ben", None),
-        ("Random bot", "random"),
+        ("Beginner bot", "random"),
     ]
 
 

@@ -137,7 +137,7 @@ def test_equal_names_at_one_table_are_told_apart(live):
     game_id = ana.post(f"/api/lobbies/{lobby['id']}/start").json()["game_id"]
     table = live.state(ana, game_id)["view"]["table"]["seats"]
     names = [s["name"] for s in table]
-    assert names == ["Ana", "ana (2)", "Ana (3)", "Random bot", "Random bot (2)"]
+    assert names == ["Ana", "ana (2)", "Ana (3)", "Beginner bot", "Beginner bot (2)"]
 
 
 def test_sign_out_clears_the_cookie(live):

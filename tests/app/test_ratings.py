@@ -214,7 +214,7 @@ def test_the_leaderboard_ranks_players_and_bots_and_marks_provisional_ones(live,
     assert board["title"] == "Summer Camp"
     entries = {e["handle"] or f"bot:{e['bot']}": e for e in board["entries"]}
     bot, mine = entries["bot:heuristic"], entries[ana.handle]
-    assert bot["name"] == "Heuristic bot" and bot["rank"] < mine["rank"]
+    assert bot["name"] == "Casual bot" and bot["rank"] < mine["rank"]
     assert mine["rating"]["provisional"] is True and mine["rating"]["points"] < START
     assert [e["rank"] for e in board["entries"]] == list(range(1, len(board["entries"]) + 1))
     first = live.client().get("/api/games/summer-camp/leaderboard", params={"limit": 1}).json()
@@ -225,7 +225,7 @@ def test_the_leaderboard_ranks_players_and_bots_and_marks_provisional_ones(live,
     assert second["entries"][0]["rank"] == 2
     assert live.client().get("/api/games/nope/leaderboard").status_code == 404
     page = live.client().get("/leaderboard/summer-camp")
-    assert page.status_code == 200 and "Heuristic bot" in page.text and ana.handle in page.text
+    assert page.status_code == 200 and "Casual bot" in page.text and ana.handle in page.text
 
 
 def test_the_answer_to_a_seat_taken_shows_the_rating_as_a_reload_would(live):

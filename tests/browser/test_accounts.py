@@ -114,7 +114,7 @@ def test_claim_sign_in_elsewhere_device_code_and_profile(new_page, tmp_path):
     shoot(profile, tmp_path, "profile")
     profile.locator("table.ratings a", has_text="Hike").click()
     expect(profile.get_by_role("heading", name="Let's Take a Hike leaderboard")).to_be_visible()
-    expect(profile.locator("table.ratings")).to_contain_text("Random bot")
+    expect(profile.locator("table.ratings")).to_contain_text("Beginner bot")
     shoot(profile, tmp_path, "leaderboard")
 
     # Signing out on the phone leaves the laptop signed in.

@@ -91,7 +91,7 @@ def test_whole_game_against_the_bot(new_page):
     expect(page.get_by_test_id("seat")).to_have_count(2)
     page.get_by_test_id("bot-level").select_option("heuristic")
     page.get_by_test_id("add-bot").click()
-    expect(page.get_by_test_id("seat").nth(1)).to_contain_text("heuristic")
+    expect(page.get_by_test_id("seat").nth(1)).to_contain_text("Casual")
     page.get_by_test_id("start").click()
     page.wait_for_url("**/games/*")
 

@@ -78,8 +78,8 @@ def test_three_seat_game_played_in_two_browsers(new_page):
     expect(host.get_by_test_id("seat").nth(1)).to_contain_text("Bruno")
     host.get_by_test_id("bot-level").select_option("heuristic")
     host.get_by_test_id("add-bot").click()
-    expect(host.get_by_test_id("seat").nth(2)).to_contain_text("heuristic")
-    expect(guest.get_by_test_id("seat").nth(2)).to_contain_text("heuristic")
+    expect(host.get_by_test_id("seat").nth(2)).to_contain_text("Casual")
+    expect(guest.get_by_test_id("seat").nth(2)).to_contain_text("Casual")
     host.get_by_test_id("start").click()
 
     for page in (host, guest):

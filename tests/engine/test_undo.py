@@ -3,11 +3,13 @@ returns the view before it, and that a game with undos replays from its move log
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
-from engine.core import IllegalMove, bot_view, full_view, play
+from engine import undo
+from engine.core import IllegalMove, UndoPoint, bot_view, full_view, play
 from engine.registry import GAMES
 
 UNDO = {"type": "undo"}
@@ -149,3 +151,59 @@ def test_advance_is_apply_without_undo_points(kind):
         assert advanced.undo == []
         assert advanced.model_dump(exclude={"undo"}) == applied.model_dump(exclude={"undo"})
     assert points
+
+
+def _turn_of_steps(game, seed: int, steps: int, kept: int = undo.KEPT):
+    """A seeded game played on until ``steps`` steps in a row can be taken back, and the
+    states before each of them (their JSON, without what a take-back keeps as it is)."""
+    rng = random.Random(seed)
+    state = game.setup(2, game.options({}), seed)
+    before = []
+    while len(before) < steps or len(state.undo) < min(steps, kept):
+        seat, move = step(game, state, rng)
+        if move == {"type": "undo"}:
+            continue
+        if not state.undo:
+            before = []
+        before.append(_live(state))
+        state = play(game, state, seat, move)
+        assert game.outcome(state) is None, "no turn long enough in this seed"
+    return state, before[-steps:]
+
+
+def _live(state) -> dict:
+    return state.model_dump(mode="json", exclude={"undo", "logged", "last_decision"})
+
+
+@pytest.mark.parametrize("kept", [undo.KEPT, 2])
+def test_a_turn_of_several_steps_is_taken_back_step_by_step_to_its_start(kept, monkeypatch):
+    """A point after the turn's first keeps only its move; taking back plays the moves
+    before it again from the state kept, and gives exactly the state before the step, also
+    once the oldest points were dropped (``kept`` 2) and the next one took the state."""
+    monkeypatch.setattr(undo, "KEPT", kept)
+    game = GAMES["summer-camp"]
+    state, before = _turn_of_steps(game, 3, 3, kept)
+    assert len(state.undo) == min(kept, 3)
+    assert sum(p.state is not None for p in state.undo) == 1
+    assert state.undo[0].state is not None
+    seat = state.undo[-1].seat
+    for expected in reversed(before[-kept:]):
+        state = play(game, state, seat, UNDO)
+        assert _live(state) == expected
+    assert not offered(game, state, seat)
+
+
+def test_points_stored_with_a_state_each_still_take_back():
+    game = GAMES["summer-camp"]
+    state, before = _turn_of_steps(game, 3, 2)
+    old = [UndoPoint(seat=p.seat, state=json.dumps(b), step=p.step)
+           for p, b in zip(state.undo, before, strict=True)]
+    state = state.model_copy(update={"undo": old})
+    seat = old[-1].seat
+    legal = [m for m in game.legal_moves(state, seat)]
+    going_on = play(game, state, seat, legal[0])
+    if going_on.undo:  # a step after stored points keeps a state of its own
+        assert going_on.undo[-1].state is not None
+    for expected in reversed(before):
+        state = play(game, state, seat, UNDO)
+        assert _live(state) == expected

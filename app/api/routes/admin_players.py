@@ -8,7 +8,7 @@ from app.api.routes.moderation import ADMIN_NAME, actor
 from app.models import Player
 from app.schemas import ErrorBody
 from app.schemas_accounts import AdminPlayer, AdminRecomputed, AdminSuspended, DevicesSignedOut
-from app.services import accounts, games, ratings
+from app.services import accounts, games, ratings, standing_in
 from app.services.errors import Problem
 from app.services.moderation import record
 from engine.registry import GAMES
@@ -69,7 +69,7 @@ async def suspend(
     stood_in = 0
     for game_id, seat, count in await accounts.active_seats(ctx.db, player_id):
         try:
-            changed = await games.concede(
+            changed = await standing_in.concede(
                 ctx.db, game_id, seat, count, timing=ctx.timing, why=games.SUSPENDED
             )
         except Problem:

@@ -29,8 +29,9 @@ from app.schemas import (
     MoveResult,
     Unprocessable,
 )
-from app.services import chat, game_log, games, lobbies, lobby_rows, records
+from app.services import chat, game_log, games, lobbies, lobby_rows, records, standing_in
 from app.services.errors import Problem
+from engine import levels
 from engine.core import IllegalMove
 from engine.registry import GAMES
 
@@ -51,7 +52,8 @@ async def game_kinds() -> list[GameKind]:
             min_players=g.min_players,
             max_players=g.max_players,
             options_schema=g.Options.model_json_schema(),
-            bot_levels=list(g.bots),
+            bot_levels=[lv["id"] for lv in levels.offered(g)],
+            levels=levels.offered(g),
         )
         for g in GAMES.values()
     ]
@@ -191,7 +193,7 @@ async def concede(game_id: str, ctx: ContextDep, player: CurrentPlayer) -> GameS
     seat = snap.seat_of(player.id)
     if seat is None:
         raise Problem(status.HTTP_403_FORBIDDEN, "You have no seat at this game.")
-    changed = await games.concede(ctx.db, game_id, seat, len(snap.seats), timing=ctx.timing)
+    changed = await standing_in.concede(ctx.db, game_id, seat, len(snap.seats), timing=ctx.timing)
     await ctx.game_changed(game_id, *changed)
     async with ctx.db.session() as session:
         after = await ctx.snapshot(session, game_id)
@@ -261,7 +263,7 @@ async def back(game_id: str, ctx: ContextDep, player: CurrentPlayer) -> MoveResu
     seat = snap.seat_of(player.id)
     if seat is None:
         raise Problem(status.HTTP_403_FORBIDDEN, "You have no seat at this game.")
-    returned = await games.come_back(ctx.db, game_id, seat, timing=ctx.timing)
+    returned = await standing_in.come_back(ctx.db, game_id, seat, timing=ctx.timing)
     if returned is not None:
         await ctx.game_changed(game_id, *returned)
     async with ctx.db.session() as session:

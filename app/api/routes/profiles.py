@@ -12,6 +12,7 @@ from app.schemas import ErrorBody, RatingShown
 from app.schemas_accounts import Leaderboard, Profile, ProfileSeat
 from app.services import profiles
 from app.services.errors import Problem
+from app.services.games import bot_name
 from engine.registry import GAMES
 
 router = APIRouter(tags=["profiles"])
@@ -59,7 +60,7 @@ def _rating(rating: RatingShown) -> str:
 def _who(handle: str | None, bot: str | None) -> str:
     if handle:
         return f'<a href="/players/{escape(handle)}">{escape(handle)}</a>'
-    return f'{escape((bot or "").capitalize())} bot'
+    return escape(bot_name(bot or ""))
 
 
 def _others(seats: list[ProfileSeat], handle: str) -> str:

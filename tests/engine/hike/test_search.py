@@ -1,0 +1,110 @@
+import random
+
+import pytest
+
+from engine.core import Rng, copy_model, decide, full_view
+from engine.hike import GAME
+from engine.hike.search import HikeSearcher
+from engine.search import SearchBot
+
+SEARCHER = HikeSearcher()
+BOT = GAME.bots["search"]
+BUDGET = 300
+
+
+def positions(seed: int, players: int = 2, every: int = 17):
+    """States of a seeded game between heuristic bots, every ``every`` steps, where the
+    seat to act has a real choice."""
+    s = GAME.setup(players, GAME.options({}), seed)
+    rng = random.Random(seed)
+    steps = 0
+    while GAME.outcome(s) is None:
+        seat = GAME.to_act(s)[0]
+        legal = GAME.legal_moves(s, seat)
+        if steps % every == 0 and len(legal) > 1:
+            yield s, seat, legal
+        s = GAME.advance(s, seat, decide(GAME, GAME.bots["heuristic"], s, seat, legal, rng))
+        steps += 1
+
+
+def hidden_permuted(s, rng: random.Random):
+    """The same state as its seats see it, with the draw and discard piles dealt anew and
+    another RNG."""
+    cards = [*s.draw_pile, *s.discard_pile]
+    rng.shuffle(cards)
+    drawn = len(s.draw_pile)
+    return copy_model(s, {"draw_pile": cards[:drawn], "discard_pile": cards[drawn:],
+                          "rng": Rng.from_seed(rng.getrandbits(64))})
+
+
+def test_search_is_the_games_search_level():
+    assert isinstance(BOT, SearchBot)
+    assert isinstance(BOT.searcher, HikeSearcher)
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_the_move_does_not_change_when_what_the_seat_cannot_see_is_permuted(seed):
+    checked = 0
+    for s, seat, legal in positions(seed):
+        other = hidden_permuted(s, random.Random(seed))
+        assert other.draw_pile != s.draw_pile
+        assert full_view(GAME, other, seat) == full_view(GAME, s, seat)
+        here = BOT.decide(GAME, s, seat, legal, random.Random(5), BUDGET)
+        there = BOT.decide(GAME, other, seat, GAME.legal_moves(other, seat), random.Random(5),
+                           BUDGET)
+        assert here == there
+        checked += 1
+    assert checked >= 5
+
+
+def test_the_same_seed_and_budget_give_the_same_move():
+    for s, seat, legal in list(positions(4))[:6]:
+        moves = {BOT.decide(GAME, s, seat, legal, random.Random(9), BUDGET) for _ in range(2)}
+        assert len(moves) == 1
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_determinization_keeps_the_seats_view_and_deals_the_piles_anew(players):
+    for s, seat, _ in positions(players, players, every=11):
+        before = full_view(GAME, s, seat)
+        dealt = SEARCHER.determinize(s, seat, random.Random(1))
+        assert full_view(GAME, dealt, seat) == before
+        assert full_view(GAME, s, seat) == before
+        assert sorted(dealt.draw_pile + dealt.discard_pile) == sorted(s.draw_pile + s.discard_pile)
+        if len(s.draw_pile) > 3:
+            again = SEARCHER.determinize(s, seat, random.Random(2))
+            assert again.draw_pile != dealt.draw_pile
+        assert dealt.rng != s.rng
+
+
+def test_a_determinization_depends_only_on_what_the_seat_sees():
+    for s, seat, _ in list(positions(6))[:8]:
+        other = hidden_permuted(s, random.Random(0))
+        a = SEARCHER.determinize(s, seat, random.Random(3))
+        b = SEARCHER.determinize(other, seat, random.Random(3))
+        assert (a.draw_pile, a.discard_pile, a.rng) == (b.draw_pile, b.discard_pile, b.rng)
+
+
+def test_the_evaluation_gives_each_seat_a_share_that_follows_the_miles_scored():
+    s, seat, _ = next(positions(2, 3))
+    # Two Tents (8 miles) scored by seat 0, and the same backpack for everyone.
+    ahead = copy_model(s, {"scoring": [[0, 1], [], []], "backpacks": [s.backpacks[0]] * 3,
+                           "hike": None, "debts": [None] * 3})
+    values = SEARCHER.evaluate(ahead, seat)
+    assert len(values) == 3
+    assert all(0 <= v <= 1 for v in values)
+    assert values[0] > values[1] and values[1] == pytest.approx(values[2])
+
+
+def test_search_plays_only_legal_moves_in_100_seeded_games():
+    for seed in range(100):
+        players = 2 + seed % 3
+        s = GAME.setup(players, GAME.options({}), seed)
+        rng = random.Random(seed)
+        while GAME.outcome(s) is None:
+            seat = GAME.to_act(s)[0]
+            legal = GAME.legal_moves(s, seat)
+            bot = BOT if seat == 0 else GAME.bots["heuristic"]
+            move = decide(GAME, bot, s, seat, legal, rng, budget=30)
+            assert move in legal
+            s = GAME.advance(s, seat, move)
