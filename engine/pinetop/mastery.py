@@ -68,12 +68,13 @@ def claimable(s: PinetopState, seat: int) -> list[tuple[str, int]]:
     """The (mastery card, spot) pairs ``seat`` may claim now: a completed card it has no disc
     on yet, a free spot, and a patch it does not already hold advanced."""
     out = []
+    held = s.patches[seat]
     for i, key in enumerate(s.masteries):
         spots = s.claims[i]
-        if seat in spots:
+        if seat in spots or None not in spots:
             continue
-        free = [spot for spot, (patch, taker) in enumerate(zip(MASTERIES[key].patches, spots))
-                if taker is None and not s.patches[seat].get(patch, False)]
+        free = [spot for spot, patch in enumerate(MASTERIES[key].patches)
+                if spots[spot] is None and not held.get(patch, False)]
         # The condition last: it costs most, and matters only with a spot to take.
         if free and CONDITIONS[key](s, seat):
             out += [(key, spot) for spot in free]

@@ -18,7 +18,7 @@ from engine.pinetop.cards import (ANY, BASE_SUPPLY, BEAVER, BLUE, COLOURS, DOUBL
 from engine.pinetop.mastery import claimable
 from engine.pinetop.moves import (Befriend, Claim, Discard, DrawDeck, Give, Move, MoveCamper,
                                   Done, Pass, Pay, Place, Refresh, Skip, Step, Stop, Take)
-from engine.pinetop.payment import TENT, key, needed, needed_by_key
+from engine.pinetop.payment import TENT, key, needed, needed_by_key, signatures
 from engine.pinetop.state import SEAT_NAMES, Options, PinetopState
 
 GREEN_POWER = {  # (basic, advanced): cards drawn, face-up takes, placements
@@ -333,10 +333,15 @@ def _legal_gift(s: PinetopState, seat: int) -> list[Move]:
     hand = s.hands[seat]
     g = greys(s, seat)
     moves: list[Move] = []
+    fits: dict[tuple, bool] = {}  # by the card's signature: cards alike for the payment
+    sigs = signatures(p.cost)
     for card in kinds(hand):
-        rest = without(hand, card)
-        n = needed(p.cost, list(p.paid), rest, g) if p.cost else 0
-        if n is not None and len(rest) - n >= p.gifts - 1:
+        ok = fits.get(sigs[card])
+        if ok is None:
+            rest = without(hand, card)
+            n = needed(p.cost, list(p.paid), rest, g) if p.cost else 0
+            ok = fits[sigs[card]] = n is not None and len(rest) - n >= p.gifts - 1
+        if ok:
             moves += [GIVE[card, to] for to in p.owed]
     return moves
 
@@ -345,8 +350,16 @@ def _legal_pay(s: PinetopState, seat: int) -> list[Move]:
     p = s.pending
     hand = s.hands[seat]
     g = greys(s, seat)
-    return [PAY[c] for c in kinds(hand)
-            if needed(p.cost, [*p.paid, c], without(hand, c), g) is not None]
+    fits: dict[tuple, bool] = {}  # by the card's signature: cards alike for the payment
+    sigs = signatures(p.cost)
+    moves: list[Move] = []
+    for c in kinds(hand):
+        ok = fits.get(sigs[c])
+        if ok is None:
+            ok = fits[sigs[c]] = needed(p.cost, [*p.paid, c], without(hand, c), g) is not None
+        if ok:
+            moves.append(PAY[c])
+    return moves
 
 
 def _legal_power(s: PinetopState, seat: int) -> list[Move]:

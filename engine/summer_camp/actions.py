@@ -8,7 +8,7 @@ from engine.summer_camp.cards import CARDS, COPIES, PACKS
 from engine.summer_camp.effects import (card_name, draw_and_say, gain_snacks_and_say, lose_snack,
                                         move_pawn, movable_paths, name, path_name, plural)
 from engine.summer_camp.moves import ChooseCard, ChoosePath, ChoosePile, ChoosePlayer, Done
-from engine.summer_camp.state import Played, Prompt, SummerCampState
+from engine.summer_camp.state import Prompt, SummerCampState, played
 from engine.summer_camp.turn import display_keys, find, take_from_display, take_from_hand
 
 # Moves are frozen values: built once, not at every step.
@@ -76,7 +76,7 @@ def play_for_action(s: SummerCampState, seat: int, key: str) -> None:
     if not can_act(s, seat, key, bool(hand_after)):
         raise IllegalMove(f"{card.name}'s action would do nothing now: play it for 1 energy.")
     copy = take_from_hand(s, seat, key)
-    s.played.append(Played(card=copy, use="action"))
+    s.played.append(played(copy, "action"))
     s.say(f"{name(seat)} plays {card.name}.", seat)
     _act(s, seat, key)
 
@@ -228,6 +228,7 @@ def answer(s: SummerCampState, seat: int, move) -> None:
     elif k == "take_display":
         _take(s, seat, p.card, move.card)
     elif k == "cave_exploration":
+        s.own_table()
         card = s.piles[move.path].pop()
         s.discards[seat].append(card)
         s.say(f"{name(seat)} takes {card_name(card)} from the top of the "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.core import copy_model
 from engine.summer_camp.board import BRIDGES, FINAL_BRIDGE, SNACK_LIMIT
 from engine.summer_camp.cards import CARDS, COPIES, PACKS
 from engine.summer_camp.state import SEAT_NAMES, Prompt, SummerCampState
@@ -31,6 +32,7 @@ def draw(s: SummerCampState, seat: int, n: int) -> int:
             if not s.discards[seat]:
                 break
             s.draws[seat], s.discards[seat] = s.discards[seat], []
+            s.rng = copy_model(s.rng, {})  # the state before this step shares it
             s.rng.shuffle(s.draws[seat])
             s.say(f"{name(seat)} shuffles their discard pile into a new draw pile.", seat)
         s.hands[seat].append(s.draws[seat].pop())

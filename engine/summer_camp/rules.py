@@ -52,7 +52,7 @@ def legal_moves(s: SummerCampState, seat: int) -> list[Move]:
 def apply(s: SummerCampState, seat: int, move: Move) -> SummerCampState:
     if seat not in to_act(s):
         raise IllegalMove("It is not your turn.")
-    s = s.clone()
+    s = s.successor()
     if s.prompts:
         actions.answer(s, seat, move)
     elif isinstance(move, Play):

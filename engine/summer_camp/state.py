@@ -74,6 +74,14 @@ class Played(BaseModel):
     use: Literal["action", "energy"]
 
 
+_PLAYED_FIELDS = frozenset(("card", "use"))
+
+
+def played(card: int, use: str) -> Played:
+    """``Played(card=card, use=use)`` without validation: most steps play a card."""
+    return unchecked(Played, {"card": card, "use": use}, set(_PLAYED_FIELDS))
+
+
 class Badge(BaseModel):
     """A merit badge on a player board: ``kind`` is participation, all_star or a pack id."""
 
@@ -137,8 +145,32 @@ class SummerCampState(BaseState):
         fields["rng"] = copy_model(self.rng, {})
         return unchecked(SummerCampState, fields, self.__pydantic_fields_set__ | _COPIED)
 
+    def successor(self) -> SummerCampState:
+        """``clone`` for a step, sharing the table (see ``own_table``) and the RNG (a shuffle
+        copies it first, see ``effects.draw``): most steps change neither, and copying them
+        was more than half the copy."""
+        fields = self.__dict__.copy()
+        for name in _SEATS_LISTS:
+            fields[name] = fields[name].copy()
+        for name in _SEATS_LISTS_OF_LISTS:
+            fields[name] = list(map(list.copy, fields[name]))
+        return unchecked(SummerCampState, fields, self.__pydantic_fields_set__ | _COPIED)
 
-_LISTS = ("log", "participation", "all_star", "snacks", "played", "prompts")
-_LISTS_OF_LISTS = ("piles", "display", "activity_badges", "hands", "draws", "discards", "pawns",
-                   "badges")
+    def own_table(self) -> None:
+        """Copies of the table's piles, display and badge stacks, which a ``successor``
+        shares with the state before it: a step that changes them calls this first."""
+        d = self.__dict__
+        for name in _TABLE_LISTS:
+            d[name] = d[name].copy()
+        for name in _TABLE_LISTS_OF_LISTS:
+            d[name] = list(map(list.copy, d[name]))
+        d["supply"] = {k: v.copy() for k, v in d["supply"].items()}
+
+
+_TABLE_LISTS = ("participation", "all_star")
+_TABLE_LISTS_OF_LISTS = ("piles", "display", "activity_badges")
+_SEATS_LISTS = ("log", "snacks", "played", "prompts")
+_SEATS_LISTS_OF_LISTS = ("hands", "draws", "discards", "pawns", "badges")
+_LISTS = (*_TABLE_LISTS, *_SEATS_LISTS)
+_LISTS_OF_LISTS = (*_TABLE_LISTS_OF_LISTS, *_SEATS_LISTS_OF_LISTS)
 _COPIED = frozenset((*_LISTS, *_LISTS_OF_LISTS, "supply", "rng"))

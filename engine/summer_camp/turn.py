@@ -9,7 +9,7 @@ from engine.summer_camp.board import (DISPLAY_SLOTS, FINAL_BRIDGE, FIRST_BRIDGE,
 from engine.summer_camp.cards import (ACTIVITY_BADGES, ALL_STAR_BADGES, CARD_LIST, CARDS,
                                       COPIES, PACKS, PARTICIPATION_BADGES, starting_card)
 from engine.summer_camp.effects import card_name, draw, name, plural
-from engine.summer_camp.state import Badge, Path, Played, SummerCampState
+from engine.summer_camp.state import Badge, Path, SummerCampState, played
 
 SUPPLY_PILES = ("smores", "scavenger_hunt", "free_time")
 BADGE_NAMES = {"participation": "Participation", "all_star": "Camp All-Star", **PACKS}
@@ -73,6 +73,7 @@ def display_keys(s: SummerCampState) -> list[str]:
 
 
 def take_from_display(s: SummerCampState, key: str) -> int:
+    s.own_table()
     if key in s.supply:
         if not s.supply[key]:
             raise IllegalMove(f"The {CARDS[key].name} pile is empty.")
@@ -94,7 +95,7 @@ def take_from_hand(s: SummerCampState, seat: int, key: str) -> int:
 
 def play_for_energy(s: SummerCampState, seat: int, key: str) -> None:
     card = take_from_hand(s, seat, key)
-    s.played.append(Played(card=card, use="energy"))
+    s.played.append(played(card, "energy"))
     s.energy += 1
     s.say(f"{name(seat)} plays {card_name(card)} for 1 energy.", seat)
 
@@ -136,6 +137,7 @@ def end_turn(s: SummerCampState, seat: int) -> None:
     s.energy, s.bird_feeder = 0, False
     got = draw(s, seat, HAND_SIZE)
     s.say(f"{name(seat)} draws a new hand of {plural(got, 'card')}.", seat)
+    s.own_table()  # the display is refilled, badges may be taken
     for display, pile in zip(s.display, s.piles):
         for i, c in enumerate(display):
             if c is None and pile:

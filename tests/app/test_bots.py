@@ -12,17 +12,24 @@ from types import SimpleNamespace
 import pytest
 
 from app.bots import BotWorkers, bot_move
-from engine.registry import get_game
+from app.config import Settings
+from engine.registry import GAMES, get_game
+from engine.search import DEFAULT_BUDGET
 from tests.app import bot_work
 
 
-def snapshot(kind: str = "summer-camp", seed: int = 7):
+# The games with a searching bot, and a budget that keeps a test's search short.
+SEARCHING = sorted(kind for kind, game in GAMES.items() if "search" in game.bots)
+BUDGET = 400
+
+
+def snapshot(kind: str = "summer-camp", seed: int = 7, level: str = "heuristic"):
     """What a bot turn reads of a game: a new game of ``kind`` whose seat to act is a bot."""
     game = get_game(kind)
     state = game.setup(2, game.options({}), seed)
     return SimpleNamespace(
         id="g1", kind=kind, game=game, state=state, seed=seed, version=0,
-        bot_level=lambda seat: "heuristic",
+        bot_level=lambda seat: level,
     )
 
 
@@ -116,3 +123,67 @@ async def test_no_workers_think_in_the_servers_process(tmp_path):
     bots = BotWorkers(0, 10, functools.partial(bot_work.noting, str(tmp_path / "notes")))
     assert await bots.move(snap, seat_to_act(snap)) == bot_move(snap, seat_to_act(snap))
     assert not (tmp_path / "notes").exists() and bots._pool is None
+
+
+@pytest.fixture(params=SEARCHING[:1] or [None])
+def searching(request) -> str:
+    if request.param is None:
+        pytest.skip("no game has a search level")
+    return request.param
+
+
+async def test_a_search_bot_turn_is_thought_out_by_a_worker_within_the_budget(
+    searching, workers, tmp_path
+):
+    snap = snapshot(searching, level="search")
+    seat = seat_to_act(snap)
+    path = tmp_path / "notes"
+    bots = workers(functools.partial(bot_work.noting, str(path)))
+    bots.budget = BUDGET
+    move = await bots.move(snap, seat)
+    assert move == bot_move(snap, seat, BUDGET)
+    assert move in snap.game.legal_moves(snap.state, seat)
+    [pid] = notes(path)
+    assert pid != os.getpid()
+
+
+async def test_a_worker_killed_mid_search_still_gives_one_move(searching, workers, tmp_path):
+    path = tmp_path / "notes"
+    bots = workers(functools.partial(bot_work.searching_once, str(path)))
+    bots.budget = BUDGET
+    snap = snapshot(searching, level="search")
+    seat = seat_to_act(snap)
+    thinking = asyncio.create_task(bots.move(snap, seat))
+    searcher = await wait_for_note(path)
+    # The worker searches (its CPU time grows past its note): the kill lands mid-search.
+    noted = _cpu_ticks(searcher)
+    while _cpu_ticks(searcher) < noted + 5:
+        await asyncio.sleep(0.05)
+    os.kill(searcher, signal.SIGKILL)
+    assert await thinking == bot_move(snap, seat, BUDGET)
+    killed, answered = notes(path)
+    assert killed != answered
+
+
+def _cpu_ticks(pid: int) -> int:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
+async def test_the_budget_setting_reaches_the_bot_through_engine_core_decide(monkeypatch):
+    asked = []
+
+    def decide(game, bot, state, seat, legal, rng, budget=None):
+        asked.append(budget)
+        return legal[0]
+
+    monkeypatch.setattr("app.bots.decide", decide)
+    snap = snapshot()
+    await BotWorkers(0, 10, budget=123).move(snap, seat_to_act(snap))
+    assert asked == [123]
+
+
+def test_bot_budget_is_a_setting_whose_default_is_the_searchs(monkeypatch):
+    assert Settings().BOT_BUDGET == DEFAULT_BUDGET
+    monkeypatch.setenv("BOT_BUDGET", "77")
+    assert Settings().BOT_BUDGET == 77

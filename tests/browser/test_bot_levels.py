@@ -12,7 +12,7 @@ from engine.levels import level
 from engine.registry import GAMES
 
 PHONE = 375
-GAME = "summer-camp"
+GAME = "hike"
 # The strongest level the game offers: Expert (search) once the game has it.
 STRONGEST = level("search" if "search" in GAMES[GAME].bots else "heuristic")
 # Set to a folder to keep the phone's picture of the lobby and of the table.
