@@ -1,5 +1,5 @@
 """The search bot's knowledge of Let's Take a Hike: what a seat cannot see, what a position is
-worth, and a quick way to play on.
+worth, and how to play on below the tree (the heuristic bot's judgement).
 
 Backpacks, scoring piles and the hiking pile are face up; a seat sees the draw and discard
 piles only as counts. So a determinization deals the cards of both piles anew, and the
@@ -12,19 +12,11 @@ import math
 import random
 
 from engine.core import Game, Rng, copy_model
-from engine.hike import backpack as bpk
 from engine.hike.cards import MILES
-from engine.hike.moves import (
-    CONTINUE,
-    DRAW,
-    JOIN,
-    STAY,
-    TAKE_HIKE,
-    Continue,
-    DropOut,
-    Pack,
-)
+from engine.hike.bot import heuristic_bot
+from engine.hike.moves import Continue, DropOut, Pack
 from engine.hike.state import HikeState
+from engine.hike.view import view as hike_view
 from engine.search import Searcher
 
 # What a backpack mile is worth in scored miles until the last cards of the draw pile (it pays
@@ -40,9 +32,6 @@ PILE_SHARE = 1.0
 
 
 class HikeSearcher(Searcher):
-    # Short rollouts: the evaluation reads a position better than a few more cheap moves.
-    rollout_steps = 4
-
     def determinize(self, state: HikeState, seat: int, rng: random.Random) -> HikeState:
         """Deal the draw and discard piles anew from their cards: a seat sees both as counts."""
         pool = sorted([*state.draw_pile, *state.discard_pile])
@@ -91,26 +80,12 @@ class HikeSearcher(Searcher):
             return keep
         return legal
 
-    def rollout_move(self, game: Game, state: HikeState, actor: int, legal: list, rng: random.Random):
-        phase = state.phase
-        held = bpk.contents(state.backpacks[actor])
-        if phase == "turn":
-            if TAKE_HIKE not in legal:
-                return DRAW
-            hike = len(held) >= 5 or len(state.draw_pile) < 4 * state.players
-            return TAKE_HIKE if hike != (rng.random() < 0.15) else DRAW
-        if phase == "join":
-            return JOIN if len(held) >= 4 else STAY
-        if phase == "decide":
-            drop = max((m for m in legal if isinstance(m, DropOut)), key=_scored_miles)
-            if CONTINUE not in legal:
-                return drop
-            hike = state.hike
-            at_stake = sum(MILES[c] for c in hike.pile)
-            if len(hike.hikers) > 1:
-                at_stake = max((MILES[c] for c in hike.pile), default=0)
-            stop = at_stake >= sum(MILES[c] for c in held) or len(held) <= 2
-            return drop if stop != (rng.random() < 0.1) else CONTINUE
+    def rollout_move(self, game: Game, state: HikeState, actor: int, legal: list,
+                     rng: random.Random):
+        """The heuristic bot's choice where it weighs risks (hiking, joining, going on), on the
+        bare view it reads; the cheapest discard otherwise."""
+        if state.phase in ("turn", "join", "decide"):
+            return heuristic_bot({"you": actor, **hike_view(state, actor)}, legal, rng)
         return _cheapest(state, actor, legal)
 
 

@@ -12,6 +12,7 @@ from engine.pinetop.bot import heuristic_bot
 from engine.pinetop.cards import catalog
 from engine.pinetop.labels import describe
 from engine.pinetop.moves import Move, move_adapter
+from engine.pinetop.search import search_bot
 from engine.pinetop.state import Options, PinetopState
 from engine.pinetop.view import view
 from engine.undo import takes_back
@@ -26,7 +27,8 @@ class PinetopGame(Game[PinetopState, Move]):
     Options = Options
     State = PinetopState
     move_adapter = move_adapter
-    bots: ClassVar[dict[str, Bot]] = {"random": random_bot, "heuristic": heuristic_bot}
+    bots: ClassVar[dict[str, Bot]] = {"random": random_bot, "heuristic": heuristic_bot,
+                                      "search": search_bot}
 
     def setup(self, players: int, options: Options, seed: int) -> PinetopState:
         check_players(self, players)

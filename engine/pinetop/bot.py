@@ -24,15 +24,18 @@ from engine.pinetop.cards import COLOURS, MAP_CARDS, PATCHES, RANKS
 CAMPERS_WANTED = 3
 
 
-def _progress(held: dict[str, bool], rank: int) -> int:
-    counts = tuple(sum(1 for k in held if PATCHES[k].colour == c) for c in COLOURS)
-    return _progress_of(counts, sum(held.values()), rank)
+def _tally(held: dict[str, bool]) -> tuple[tuple[int, ...], int]:
+    """The held patches per colour (in ``COLOURS``' order), and how many are advanced."""
+    counts = dict.fromkeys(COLOURS, 0)
+    for k in held:
+        counts[PATCHES[k].colour] += 1
+    return tuple(counts.values()), sum(held.values())
 
 
 @lru_cache(maxsize=None)
-def _progress_of(counts: tuple[int, ...], advanced: int, rank: int) -> int:
-    """Patches still missing for every rank ahead, the next one counted twice: by the held
-    patches per colour and how many are advanced (a few hundred cases in all)."""
+def _progress(counts: tuple[int, ...], advanced: int, rank: int) -> int:
+    """Patches still missing for every rank ahead, the next one counted twice (a few hundred
+    cases in all)."""
     return sum(_distance(dict(zip(COLOURS, counts)), advanced, r) * (2 if r == rank + 1 else 1)
                for r in range(rank + 1, 5))
 
@@ -46,10 +49,18 @@ def _distance(counts: dict[str, int], advanced: int, rank: int) -> int:
 
 
 def patch_value(held: dict[str, bool], rank: int, patch: str) -> float:
-    after = dict(held)
-    after[patch] = patch in held
-    gain = _progress(held, rank) - _progress(after, rank)
+    """How much nearer gaining ``patch`` (or advancing it, when held) brings every rank."""
+    counts, advanced = _tally(held)
+    if patch in held:
+        after = counts, advanced - held[patch] + 1
+    else:
+        c = _COLOUR_INDEX[PATCHES[patch].colour]
+        after = (*counts[:c], counts[c] + 1, *counts[c + 1:]), advanced
+    gain = _progress(counts, advanced, rank) - _progress(*after, rank)
     return gain + (0.5 if PATCHES[patch].colour == "green" else 0.0)
+
+
+_COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
 
 
 def _card_worth(card: dict) -> float:

@@ -65,36 +65,40 @@ def needed_by_key(reqs: tuple[str, ...], paid_key: tuple, hand_key: tuple,
 
     Each card is first cut to the slots that can meet one of ``reqs``, so that hands which
     differ only in cards of no use here share one search."""
-    tents = is_tents(reqs)
-    wanted = frozenset(reqs)
-    paid = []
-    for sig in paid_key:
-        useful = _useful(sig, tents, greys, wanted)
-        if not useful:
-            return None  # a paid card must meet a requirement
-        paid.append(useful)
+    order, useful = _plan(reqs, greys)
+    paid = sorted(useful[sig] for sig in paid_key)
+    if paid and not paid[0]:
+        return None  # a paid card must meet a requirement
+    # A card that is used meets at least one requirement: more copies of one kind of card than
+    # there are requirements never help.
     hand: list[tuple] = []
-    for sig in hand_key:
-        useful = _useful(sig, tents, greys, wanted)
-        # A card that is used meets at least one requirement: more copies of one kind of card
-        # than there are requirements never help.
-        if useful and hand.count(useful) < len(reqs):
-            hand.append(useful)
-    order = tuple(sorted(reqs, key=lambda r: (r == ANY, r)))
-    return _needed(order, tuple(sorted(paid)), tuple(sorted(hand)))
+    last, run = None, 0
+    for slots in sorted(useful[sig] for sig in hand_key):
+        if slots:
+            run = run + 1 if slots == last else 1
+            last = slots
+            if run <= len(reqs):
+                hand.append(slots)
+    return _needed(order, tuple(paid), tuple(hand))
 
 
 @lru_cache(maxsize=4096)
-def _useful(sig: tuple, tents: bool, greys: frozenset[str], wanted: frozenset[str]) -> tuple:
-    """A card's slots that can meet one of ``wanted``, each as a sorted tuple of what it
-    meets (``()``: anything), the slots sorted: equal for cards that serve alike."""
-    out = []
-    for slot in _slots(sig, tents, greys):
-        if slot is None:
-            out.append(())
-        elif slot & wanted:
-            out.append(tuple(sorted(slot & wanted)))
-    return tuple(sorted(out))
+def _plan(reqs: tuple[str, ...], greys: frozenset[str]) -> tuple[tuple[str, ...], dict]:
+    """The requirements in the order they are searched (``any`` last), and each signature's
+    slots that can meet one of them, each as a sorted tuple of what it meets (``()``:
+    anything), the slots sorted: equal for cards that serve alike, empty for a useless card."""
+    tents = is_tents(reqs)
+    wanted = frozenset(reqs)
+    useful = {}
+    for sig in dict.fromkeys(TENT_SIGNATURE if tents else COST_SIGNATURE):
+        out = []
+        for slot in _slots(sig, tents, greys):
+            if slot is None:
+                out.append(())
+            elif slot & wanted:
+                out.append(tuple(sorted(slot & wanted)))
+        useful[sig] = tuple(sorted(out))
+    return tuple(sorted(reqs, key=lambda r: (r == ANY, r))), useful
 
 
 @lru_cache(maxsize=16384)

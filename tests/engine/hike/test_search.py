@@ -105,6 +105,6 @@ def test_search_plays_only_legal_moves_in_100_seeded_games():
             seat = GAME.to_act(s)[0]
             legal = GAME.legal_moves(s, seat)
             bot = BOT if seat == 0 else GAME.bots["heuristic"]
-            move = decide(GAME, bot, s, seat, legal, rng, budget=30)
+            move = decide(GAME, bot, s, seat, legal, rng, budget=10)
             assert move in legal
             s = GAME.advance(s, seat, move)
