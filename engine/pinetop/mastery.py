@@ -19,8 +19,8 @@ def _count(s: PinetopState, seat: int, colour: str) -> int:
     return sum(1 for k in s.patches[seat] if PATCHES[k].colour == colour)
 
 
-def _colour_cards(s: PinetopState, seat: int, colour: str) -> int:
-    return len({p for p in _mine(s, seat) if MAP_CARDS[s.grid[p]].colour == colour})
+def _colour_cards(s: PinetopState, mine: list[int], colour: str) -> int:
+    return len({p for p in mine if MAP_CARDS[s.grid[p]].colour == colour})
 
 
 def _shared(s: PinetopState, seat: int) -> list[tuple[int, int]]:
@@ -33,35 +33,46 @@ def _shared(s: PinetopState, seat: int) -> list[tuple[int, int]]:
     return out
 
 
-def _parade(s: PinetopState, seat: int) -> bool:
+def _parade(s: PinetopState, p: int, mine: list[int]) -> bool:
     cols = {}
-    for p in set(_mine(s, seat)):
-        cols.setdefault(p % s.cols, set()).add(p)
+    for pos in set(mine):
+        cols.setdefault(pos % s.cols, set()).add(pos)
     return any(len(v) >= 3 for v in cols.values())
 
 
-CONDITIONS: dict[str, Callable[[PinetopState, int], bool]] = {
-    "basics": lambda s, p: _count(s, p, GREEN) >= 3,
-    "bushwhacker": lambda s, p: sum(on_edge(s.cols, s.rows, x) for x in _mine(s, p)) >= 3,
-    "camping_cooperation": lambda s, p: any(m >= 2 and o == 1 for m, o in _shared(s, p)),
-    "cookie_seller": lambda s, p: sum(1 for m, o in _shared(s, p) if o) >= 2,
-    "frontier": lambda s, p: set(corners(s.cols, s.rows)) <= set(_mine(s, p)),
-    "ghost_story": lambda s, p: any(m >= 4 for m, _ in _shared(s, p)),
-    "guiding": lambda s, p: _colour_cards(s, p, BLUE) >= 3,
-    "intermediate": lambda s, p: _count(s, p, BLUE) >= 4,
-    "lone_wolf": lambda s, p: s.rank[p] >= WOODCHUCK and len(_mine(s, p)) == 1,
-    "mentoring": lambda s, p: _colour_cards(s, p, GREY) >= 3,
+# Each test is given the state, the seat and the seat's campers (``_mine``), which most of
+# them read: ``claimable`` works them out once for every card it checks.
+_TESTS: dict[str, Callable[[PinetopState, int, list[int]], bool]] = {
+    "basics": lambda s, p, m: _count(s, p, GREEN) >= 3,
+    "bushwhacker": lambda s, p, m: sum(on_edge(s.cols, s.rows, x) for x in m) >= 3,
+    "camping_cooperation": lambda s, p, m: any(n >= 2 and o == 1 for n, o in _shared(s, p)),
+    "cookie_seller": lambda s, p, m: sum(1 for n, o in _shared(s, p) if o) >= 2,
+    "frontier": lambda s, p, m: set(corners(s.cols, s.rows)) <= set(m),
+    "ghost_story": lambda s, p, m: any(n >= 4 for n, _ in _shared(s, p)),
+    "guiding": lambda s, p, m: _colour_cards(s, m, BLUE) >= 3,
+    "intermediate": lambda s, p, m: _count(s, p, BLUE) >= 4,
+    "lone_wolf": lambda s, p, m: s.rank[p] >= WOODCHUCK and len(m) == 1,
+    "mentoring": lambda s, p, m: _colour_cards(s, m, GREY) >= 3,
     "parade": _parade,
-    "pathfinding": lambda s, p: _colour_cards(s, p, GREEN) >= 3,
-    "regroup": lambda s, p: any(m >= 3 for m, _ in _shared(s, p)),
-    "smore_festival": lambda s, p: any(m >= 2 and o >= 2 for m, o in _shared(s, p)),
-    "skill_diversity": lambda s, p: all(_count(s, p, c) for c in (GREEN, BLUE, GREY)),
-    "specialist": lambda s, p: len(s.patches[p]) >= 3 and all(s.patches[p].values()),
-    "strength_in_numbers": lambda s, p: s.rank[p] < SKUNK and len(_mine(s, p)) >= 3,
-    "survivalist": lambda s, p: s.rank[p] >= RACCOON and len(_mine(s, p)) == 1,
-    "technical": lambda s, p: _count(s, p, GREY) >= 3,
+    "pathfinding": lambda s, p, m: _colour_cards(s, m, GREEN) >= 3,
+    "regroup": lambda s, p, m: any(n >= 3 for n, _ in _shared(s, p)),
+    "smore_festival": lambda s, p, m: any(n >= 2 and o >= 2 for n, o in _shared(s, p)),
+    "skill_diversity": lambda s, p, m: all(_count(s, p, c) for c in (GREEN, BLUE, GREY)),
+    "specialist": lambda s, p, m: len(s.patches[p]) >= 3 and all(s.patches[p].values()),
+    "strength_in_numbers": lambda s, p, m: s.rank[p] < SKUNK and len(m) >= 3,
+    "survivalist": lambda s, p, m: s.rank[p] >= RACCOON and len(m) == 1,
+    "technical": lambda s, p, m: _count(s, p, GREY) >= 3,
 }
-assert set(CONDITIONS) == set(MASTERIES)
+assert set(_TESTS) == set(MASTERIES)
+
+
+def _condition(test: Callable[[PinetopState, int, list[int]], bool]
+               ) -> Callable[[PinetopState, int], bool]:
+    return lambda s, seat: test(s, seat, _mine(s, seat))
+
+
+CONDITIONS: dict[str, Callable[[PinetopState, int], bool]] = {
+    key: _condition(test) for key, test in _TESTS.items()}
 
 
 def claimable(s: PinetopState, seat: int) -> list[tuple[str, int]]:
@@ -69,13 +80,17 @@ def claimable(s: PinetopState, seat: int) -> list[tuple[str, int]]:
     on yet, a free spot, and a patch it does not already hold advanced."""
     out = []
     held = s.patches[seat]
+    mine = None
     for i, key in enumerate(s.masteries):
         spots = s.claims[i]
         if seat in spots or None not in spots:
             continue
         free = [spot for spot, patch in enumerate(MASTERIES[key].patches)
                 if spots[spot] is None and not held.get(patch, False)]
-        # The condition last: it costs most, and matters only with a spot to take.
-        if free and CONDITIONS[key](s, seat):
+        if not free:
+            continue  # the condition last: it costs most, and matters only with a spot to take
+        if mine is None:
+            mine = _mine(s, seat)
+        if _TESTS[key](s, seat, mine):
             out += [(key, spot) for spot in free]
     return out
