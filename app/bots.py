@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import random
 from collections.abc import Callable
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -61,6 +62,15 @@ def bot_move(snap: Snapshot, seat: int, budget: int | None = None) -> Any:
     return choose(snap.kind, snap.state, seat, level, seed, budget)
 
 
+WORKER_NICENESS = 10
+
+
+def _think_behind() -> None:
+    """A worker yields the CPU to the server: a search takes whole cores for as long as its
+    budget, and at the server's priority it would hold up every table's moves meanwhile."""
+    os.nice(WORKER_NICENESS)
+
+
 class BotWorkers:
     """``workers`` processes thinking out bot turns (none: in this process, on the event loop),
     started at the first bot turn. ``budget``: the searching bots' (``BOT_BUDGET``)."""
@@ -77,7 +87,8 @@ class BotWorkers:
         if self._pool is None or not self._pool.active:
             # Spawned, not forked: a fork of a running server would copy its threads' locks.
             self._pool = ProcessPool(
-                max_workers=self.workers, context=multiprocessing.get_context("spawn")
+                max_workers=self.workers, context=multiprocessing.get_context("spawn"),
+                initializer=_think_behind,
             )
         return self._pool
 

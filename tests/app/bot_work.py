@@ -41,3 +41,8 @@ def searching_once(notes: str, kind: str, state_json: str, seat: int, level: str
     if first:
         think(kind, state_json, seat, level, seed, 10**12)
     return think(kind, state_json, seat, level, seed, budget)
+
+
+def niceness(*args) -> dict:
+    """The worker's own niceness, where a move would be."""
+    return {"niceness": os.nice(0)}

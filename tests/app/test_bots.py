@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from app.bots import BotWorkers, bot_move
+from app.bots import WORKER_NICENESS, BotWorkers, bot_move
 from app.config import Settings
 from engine.registry import GAMES, get_game
 from engine.search import DEFAULT_BUDGET
@@ -187,3 +187,10 @@ def test_bot_budget_is_a_setting_whose_default_is_the_searchs(monkeypatch):
     assert Settings().BOT_BUDGET == DEFAULT_BUDGET
     monkeypatch.setenv("BOT_BUDGET", "77")
     assert Settings().BOT_BUDGET == 77
+
+
+async def test_a_worker_thinks_at_a_lower_priority_than_the_server(workers):
+    future = workers(bot_work.niceness)._pool_now().schedule(bot_work.niceness)
+    # Niceness stops at 19, where a server already run nicely may be close.
+    expected = min(19, os.nice(0) + WORKER_NICENESS)
+    assert (await asyncio.wrap_future(future))["niceness"] == expected > os.nice(0)
