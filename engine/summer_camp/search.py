@@ -14,13 +14,12 @@ import random
 
 from engine.core import Rng
 from engine.search import SearchBot, Searcher
-from engine.summer_camp.bot import WORTH
+from engine.summer_camp.bot import WORTH, heuristic_bot
 from engine.summer_camp.board import (FINAL_BRIDGE, FIRST_BRIDGE, HAND_SIZE, LAKE_POINTS,
                                       SECOND_BRIDGE)
 from engine.summer_camp.cards import CARD_LIST, CARDS, COPIES
 from engine.summer_camp.moves import (Buy, ChooseCard, ChoosePath, ChoosePile, Done, Move, Play,
                                       SpendSnack)
-from engine.summer_camp.rules import PLAY
 from engine.summer_camp.state import SummerCampState
 from engine.summer_camp.turn import display_keys, snack_value
 
@@ -40,8 +39,7 @@ ACTION = {c.key: c.action for c in CARD_LIST}
 PACE = 3.0  # spaces a turn a camper makes, to tell how many turns are left
 # The weight of each of ``features``, fitted (a logistic regression over the seats) to who won
 # games between heuristic bots; a seat's share of the win grows as e to its weighted sum.
-WEIGHTS = [0.2091, 0.158, -0.0265, -0.0297, 0.5302, 0.1993, 0.0989, 0.9686, 0.0458, 0.0729,
-           0.0853]
+WEIGHTS = [0.2951, 0.1743, 0.03, 0.3598, 0.3664, 0.122, 0.922, 0.0408, 0.1147, 0.0772]
 
 
 class SummerCampSearcher(Searcher):
@@ -79,7 +77,7 @@ class SummerCampSearcher(Searcher):
 
     def rollout_move(self, game, state: SummerCampState, actor: int, legal: list[Move],
                      rng: random.Random) -> Move:
-        return greedy(state, actor, legal)
+        return heuristic_bot(light_view(state, actor), legal, rng)
 
 
 class SummerCampSearchBot(SearchBot):
@@ -130,7 +128,8 @@ def features(s: SummerCampState, p: int, turns: float) -> list[float]:
     low = min(pawns)
     badges = 0.0
     for i, pos in enumerate(pawns):
-        if pos < FINAL_BRIDGE and s.activity_badges[i]:
+        # A pawn on the final bridge takes its badge at the end of the turn.
+        if s.activity_badges[i] and s.paths[i].pack not in have:
             badges += s.activity_badges[i][0] * (pos / FINAL_BRIDGE) ** 2
     if "participation" not in have and s.participation:
         badges += s.participation[0] * min(1.0, low / FIRST_BRIDGE) ** 2
@@ -140,8 +139,7 @@ def features(s: SummerCampState, p: int, turns: float) -> list[float]:
     return [
         sum(b.points for b in s.badges[p]),
         sum(POINTS[COPIES[c]] for c in owned),
-        sum(LAKE_POINTS.get(pos, 0) for pos in pawns),
-        sum(pawns),
+        sum(LAKE_POINTS.get(pos, 0) for pos in pawns) + sum(pawns),
         low,
         badges,
         min(_left(s, p), speed * turns),
@@ -185,11 +183,26 @@ def greedy(s: SummerCampState, seat: int, legal: list[Move]) -> Move:
     return buy or legal[-1]  # the end of the turn comes last
 
 
+def light_view(s: SummerCampState, seat: int) -> dict:
+    """The parts of the view the heuristic bot reads, built from the state at a fraction of
+    the view's cost (no card points: only a gift's choice of opponent reads them)."""
+    paths = [{"badges": s.activity_badges[i], "bonuses": s.paths[i].bonuses,
+              "display": [None if c is None else COPIES[c] for c in s.display[i]]}
+             for i in range(len(s.paths))]
+    seats = [{"seat": p, "pawns": s.pawns[p], "snack_tokens": s.snacks[p], "card_points": 0,
+              "badges": []} for p in range(s.players)]
+    prompt = {"kind": s.prompts[0].kind, "card": s.prompts[0].card} if s.prompts else None
+    return {"you": seat, "packs": s.packs, "energy": s.energy, "bird_feeder": s.bird_feeder,
+            "paths": paths, "seats": seats, "prompt": prompt,
+            "supply": [{"card": k, "left": len(v)} for k, v in s.supply.items()]}
+
+
 def pruned(s: SummerCampState, seat: int, legal: list[Move]) -> list[Move]:
-    """The moves worth searching. Cards are played in one order (those that draw first), each
-    for its action or for energy; cards without a use are played for energy before anything
-    is bought, since the hand is discarded at the end of the turn anyway; a snack bar token is
-    spent only when it makes a card affordable."""
+    """The moves worth searching. Cards are played in one order (those that draw first), for
+    their action when they have one (playing one for energy instead rarely pays, and the
+    search would spend its budget on it); the rest for energy before anything is bought,
+    since the hand is discarded at the end of the turn anyway; a snack bar token is spent only
+    when it makes a card affordable."""
     if s.prompts:
         return legal
     plays = [m for m in legal if isinstance(m, Play)]
@@ -198,7 +211,7 @@ def pruned(s: SummerCampState, seat: int, legal: list[Move]) -> list[Move]:
         if not actions:
             return plays[:1]
         first = min(actions, key=lambda m: (DRAWS_FIRST.get(ACTION[m.card], 2), m.card))
-        return [first, PLAY[first.card, "energy"]]
+        return [first]
     reach = s.energy + s.snacks[seat] * snack_value(s)
     if s.snacks[seat] and any(s.energy < CARDS[k].cost <= reach for k in display_keys(s)):
         return legal
