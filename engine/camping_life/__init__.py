@@ -8,9 +8,11 @@ from engine.camping_life import labels, rules
 from engine.camping_life.bot import heuristic_bot
 from engine.camping_life.cards import MISSIONS, NAMES, TERRAIN, TERRAIN_TEXT
 from engine.camping_life.moves import Move, move_adapter
+from engine.camping_life.search import CampingLifeSearcher
 from engine.camping_life.state import CampingLifeState, Options
 from engine.camping_life.view import view as camping_view
 from engine.core import Bot, Game, check_players, random_bot
+from engine.search import SearchBot
 from engine.undo import takes_back
 
 
@@ -23,7 +25,10 @@ class CampingLifeGame(Game[CampingLifeState, Move]):
     Options = Options
     State = CampingLifeState
     move_adapter = move_adapter
-    bots: ClassVar[dict[str, Bot]] = {"random": random_bot, "heuristic": heuristic_bot}
+    bots: ClassVar[dict[str, Bot]] = {
+        "random": random_bot, "heuristic": heuristic_bot,
+        "search": SearchBot(CampingLifeSearcher()),
+    }
 
     def setup(self, players: int, options: Options, seed: int) -> CampingLifeState:
         check_players(self, players)

@@ -10,6 +10,7 @@ from engine.summer_camp.board import catalog_board
 from engine.summer_camp.bot import heuristic_bot
 from engine.summer_camp.cards import CARD_LIST, PACKS
 from engine.summer_camp.moves import Move, move_adapter
+from engine.summer_camp.search import SummerCampSearchBot, SummerCampSearcher
 from engine.summer_camp.state import Options, SummerCampState
 from engine.summer_camp.view import view
 from engine.undo import takes_back
@@ -24,7 +25,9 @@ class SummerCampGame(Game[SummerCampState, Move]):
     Options = Options
     State = SummerCampState
     move_adapter = move_adapter
-    bots: ClassVar[dict[str, Bot]] = {"random": random_bot, "heuristic": heuristic_bot}
+    bots: ClassVar[dict[str, Bot]] = {
+        "random": random_bot, "heuristic": heuristic_bot,
+        "search": SummerCampSearchBot(SummerCampSearcher())}
 
     def setup(self, players: int, options: Options, seed: int) -> SummerCampState:
         check_players(self, players)

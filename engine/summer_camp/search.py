@@ -1,0 +1,226 @@
+"""The search bot's knowledge of Summer Camp: what a seat cannot see, what a position is worth,
+and a quick way to play a rollout on.
+
+Hidden from a seat: the order of its own draw pile, how each opponent's cards are split between
+hand, draw pile and discard pile (below its top card), and the order of the activity piles.
+What each camper owns is public (every card bought, taken or given is shown to all), as is
+what each activity pile still holds, so a re-deal keeps those and shuffles only within them.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from engine.core import Rng
+from engine.search import SearchBot, Searcher
+from engine.summer_camp.bot import WORTH
+from engine.summer_camp.board import (FINAL_BRIDGE, FIRST_BRIDGE, HAND_SIZE, LAKE_POINTS,
+                                      SECOND_BRIDGE)
+from engine.summer_camp.cards import CARD_LIST, CARDS, COPIES
+from engine.summer_camp.moves import (Buy, ChooseCard, ChoosePath, ChoosePile, Done, Move, Play,
+                                      SpendSnack)
+from engine.summer_camp.rules import PLAY
+from engine.summer_camp.state import SummerCampState
+from engine.summer_camp.turn import display_keys, snack_value
+
+# What playing a card is worth, in spaces moved (the bot's worth halved: a space is 2); any
+# card may give 1 energy instead.
+ENERGY_ONLY = WORTH["energy"] / 2
+PLAY_WORTH = {c.key: max(ENERGY_ONLY, WORTH[c.action] * c.amount / 2) for c in CARD_LIST}
+POINTS = {c.key: c.points for c in CARD_LIST}
+# A card's worth when buying or keeping it: what it does plus its experience points.
+KEEP_WORTH = {c.key: PLAY_WORTH[c.key] + 0.3 * c.points for c in CARD_LIST}
+# The order a rollout plays actions in: cards that bring more cards first.
+DRAWS_FIRST = {"draw": 0, "sing_along": 0, "friendship_bracelet": 0, "dodgeball": 0,
+               "scavenger_hunt": 1, "plant_identification": 1, "take_display": 1,
+               "bird_watching": 1, "secret_admirer": 3, "bird_feeder": 3, "energy": 3}
+ACTION = {c.key: c.action for c in CARD_LIST}
+
+PACE = 3.0  # spaces a turn a camper makes, to tell how many turns are left
+# The weight of each of ``features``, fitted (a logistic regression over the seats) to who won
+# games between heuristic bots; a seat's share of the win grows as e to its weighted sum.
+WEIGHTS = [0.2091, 0.158, -0.0265, -0.0297, 0.5302, 0.1993, 0.0989, 0.9686, 0.0458, 0.0729,
+           0.0853]
+
+
+class SummerCampSearcher(Searcher):
+    rollout_steps = 12
+    exploration = 0.7
+
+    def determinize(self, state: SummerCampState, seat: int,
+                    rng: random.Random) -> SummerCampState:
+        s = state.clone()
+        for p in range(s.players):
+            if p == seat:
+                s.draws[p] = _shuffled(s.draws[p], rng)
+                continue
+            below, top = s.discards[p][:-1], s.discards[p][-1:]
+            cards = _shuffled(s.hands[p] + s.draws[p] + below, rng)
+            hand, draw = len(s.hands[p]), len(s.draws[p])
+            s.hands[p] = cards[:hand]
+            s.draws[p] = cards[hand:hand + draw]
+            s.discards[p] = cards[hand + draw:] + top
+        s.piles = [_shuffled(pile, rng) for pile in s.piles]
+        s.rng = Rng.from_seed(rng.getrandbits(64))
+        return s
+
+    def evaluate(self, state: SummerCampState, seat: int) -> list[float]:
+        turns = _turns_left(state)
+        totals = [sum(w * f for w, f in zip(WEIGHTS, features(state, p, turns)))
+                  for p in range(state.players)]
+        top = max(totals)
+        weights = [math.exp(t - top) for t in totals]
+        whole = sum(weights)
+        return [w / whole for w in weights]
+
+    def moves(self, game, state: SummerCampState, actor: int) -> list[Move]:
+        return pruned(state, actor, game.legal_moves(state, actor))
+
+    def rollout_move(self, game, state: SummerCampState, actor: int, legal: list[Move],
+                     rng: random.Random) -> Move:
+        return greedy(state, actor, legal)
+
+
+class SummerCampSearchBot(SearchBot):
+    """Searches only a real choice: a move the pruning leaves alone is made at once."""
+
+    def decide(self, game, state, seat, legal, rng, budget=None):
+        if len(legal) > 1:
+            choices = self.searcher.moves(game, state, seat)
+            if len(choices) == 1:
+                return choices[0]
+        return super().decide(game, state, seat, legal, rng, budget)
+
+
+def _shuffled(cards: list[int], rng: random.Random) -> list[int]:
+    # Sorted first, so the deal depends on which cards the pile holds, never on their order.
+    out = sorted(cards)
+    rng.shuffle(out)
+    return out
+
+
+def _owned(s: SummerCampState, p: int) -> list[int]:
+    cards = s.hands[p] + s.draws[p] + s.discards[p]
+    if p == s.active:
+        cards = cards + [x.card for x in s.played]
+    return cards
+
+
+def _speed(s: SummerCampState, p: int) -> float:
+    """Spaces a turn the seat's deck promises: a hand's worth of its average card."""
+    cards = _owned(s, p)
+    return HAND_SIZE * sum(PLAY_WORTH[COPIES[c]] for c in cards) / max(1, len(cards))
+
+
+def _left(s: SummerCampState, p: int) -> int:
+    return sum(FINAL_BRIDGE - pos for pos in s.pawns[p])
+
+
+def _turns_left(s: SummerCampState) -> float:
+    """Turns until someone could have all three activity badges, at a typical pace."""
+    return min(_left(s, p) for p in range(s.players)) / PACE
+
+
+def features(s: SummerCampState, p: int, turns: float) -> list[float]:
+    """What a seat's position promises, as numbers the weights turn into points."""
+    pawns = s.pawns[p]
+    have = {b.kind for b in s.badges[p]}
+    owned = _owned(s, p)
+    low = min(pawns)
+    badges = 0.0
+    for i, pos in enumerate(pawns):
+        if pos < FINAL_BRIDGE and s.activity_badges[i]:
+            badges += s.activity_badges[i][0] * (pos / FINAL_BRIDGE) ** 2
+    if "participation" not in have and s.participation:
+        badges += s.participation[0] * min(1.0, low / FIRST_BRIDGE) ** 2
+    if "all_star" not in have and s.all_star:
+        badges += s.all_star[0] * min(1.0, low / SECOND_BRIDGE) ** 2
+    speed = _speed(s, p)
+    return [
+        sum(b.points for b in s.badges[p]),
+        sum(POINTS[COPIES[c]] for c in owned),
+        sum(LAKE_POINTS.get(pos, 0) for pos in pawns),
+        sum(pawns),
+        low,
+        badges,
+        min(_left(s, p), speed * turns),
+        speed,
+        s.snacks[p],
+        sum(PLAY_WORTH[COPIES[c]] for c in s.hands[p]),
+        s.energy if p == s.active else 0,
+    ]
+
+
+def _path_score(s: SummerCampState, seat: int, path: int, spaces: int) -> float:
+    pawns = s.pawns[seat]
+    pos = pawns[path]
+    land = min(pos + spaces, FINAL_BRIDGE)
+    score = -0.15 * pos + (2.0 if pos == min(pawns) else 0.0)
+    if land == FINAL_BRIDGE and s.activity_badges[path]:
+        score += 6.0
+    bonuses = s.paths[path].bonuses
+    return score + sum(1.5 for q in range(pos + 1, land + 1) if bonuses[q])
+
+
+def greedy(s: SummerCampState, seat: int, legal: list[Move]) -> Move:
+    """A quick player for rollouts, from the state: every action first, drawing cards before
+    anything else, then the rest for energy; buy the best card it can pay; end the turn."""
+    if s.prompts:
+        return _answer(s, seat, legal)
+    best, rank = None, 9
+    for m in legal:
+        if isinstance(m, Play) and m.use == "action":
+            r = DRAWS_FIRST.get(ACTION[m.card], 2)
+            if r < rank:
+                best, rank = m, r
+    if best is not None:
+        return best
+    buy, worth = None, 0.6
+    for m in legal:
+        if isinstance(m, Play):
+            return m
+        if isinstance(m, Buy) and KEEP_WORTH[m.card] > worth:
+            buy, worth = m, KEEP_WORTH[m.card]
+    return buy or legal[-1]  # the end of the turn comes last
+
+
+def pruned(s: SummerCampState, seat: int, legal: list[Move]) -> list[Move]:
+    """The moves worth searching. Cards are played in one order (those that draw first), each
+    for its action or for energy; cards without a use are played for energy before anything
+    is bought, since the hand is discarded at the end of the turn anyway; a snack bar token is
+    spent only when it makes a card affordable."""
+    if s.prompts:
+        return legal
+    plays = [m for m in legal if isinstance(m, Play)]
+    if plays:
+        actions = [m for m in plays if m.use == "action"]
+        if not actions:
+            return plays[:1]
+        first = min(actions, key=lambda m: (DRAWS_FIRST.get(ACTION[m.card], 2), m.card))
+        return [first, PLAY[first.card, "energy"]]
+    reach = s.energy + s.snacks[seat] * snack_value(s)
+    if s.snacks[seat] and any(s.energy < CARDS[k].cost <= reach for k in display_keys(s)):
+        return legal
+    return [m for m in legal if not isinstance(m, SpendSnack)]
+
+
+def _answer(s: SummerCampState, seat: int, legal: list[Move]) -> Move:
+    p = s.prompts[0]
+    first = legal[0]
+    if isinstance(first, ChoosePath):
+        spaces = p.spaces if p.kind == "path" else 1
+        paths = [m for m in legal if isinstance(m, ChoosePath)]
+        return max(paths, key=lambda m: _path_score(s, seat, m.path, spaces))
+    if isinstance(first, ChoosePile):
+        return min(legal, key=lambda m: s.pawns[seat][m.path])
+    cards = [m for m in legal if isinstance(m, ChooseCard)]
+    if not cards:
+        return first
+    if p.kind in ("take_display", "plant_identification"):
+        return max(cards, key=lambda m: KEEP_WORTH[m.card])
+    worst = min(cards, key=lambda m: KEEP_WORTH[m.card])
+    if KEEP_WORTH[worst.card] > 0.5 and isinstance(legal[-1], Done):
+        return legal[-1]
+    return worst
+

@@ -1,0 +1,106 @@
+"""The search bot: it reads nothing its seat cannot see, a seed and a budget give one move, it
+plays only legal moves, and a re-deal changes nothing the seat sees."""
+
+import random
+
+import pytest
+
+from engine.core import decide, full_view, step
+from engine.summer_camp import GAME
+from engine.summer_camp.search import SummerCampSearcher, greedy, pruned
+
+from .conftest import all_cards
+from .test_playouts import hidden_changed
+
+SEARCH = GAME.bots["search"]
+HEURISTIC = GAME.bots["heuristic"]
+
+
+def positions(players: int, seed: int, every: int = 23, count: int = 4):
+    """States of a heuristic game where the seat to act has a real choice to make."""
+    state = GAME.setup(players, GAME.options(None), seed)
+    rng = random.Random(seed)
+    found, k = [], 0
+    while GAME.outcome(state) is None and len(found) < count:
+        seat = GAME.to_act(state)[0]
+        legal = GAME.legal_moves(state, seat)
+        k += 1
+        if k % every == 0 and len(pruned(state, seat, legal)) > 1:
+            found.append((state, seat, legal))
+        state = step(GAME, state, seat, decide(GAME, HEURISTIC, state, seat, legal, rng))
+    return found
+
+
+def shuffled_hidden(state, viewer: int, seed: int):
+    """The same game with what ``viewer`` cannot see dealt differently: own draw pile, the
+    others' hands, draw piles and discard piles below the top, the activity piles, the RNG."""
+    rng = random.Random(seed)
+    t = state.clone()
+    t.rng.state = rng.getrandbits(64)
+    for pile in t.piles:
+        rng.shuffle(pile)
+    rng.shuffle(t.draws[viewer])
+    for p in range(t.players):
+        if p == viewer:
+            continue
+        cards = t.hands[p] + t.draws[p] + t.discards[p][:-1]
+        rng.shuffle(cards)
+        hand, draw = len(t.hands[p]), len(t.draws[p])
+        t.hands[p], t.draws[p], t.discards[p] = (
+            cards[:hand], cards[hand:hand + draw], cards[hand + draw:] + t.discards[p][-1:])
+    return t
+
+
+@pytest.mark.parametrize("players,seed", [(2, 3), (3, 5), (4, 8)])
+def test_the_move_depends_only_on_what_the_seat_sees(players, seed):
+    for state, seat, legal in positions(players, seed, count=2):
+        move = SEARCH.decide(GAME, state, seat, legal, random.Random(1), 300)
+        for other in (hidden_changed(state, seat), shuffled_hidden(state, seat, 7),
+                      shuffled_hidden(state, seat, 8)):
+            assert all_cards(other) == all_cards(state)
+            again = GAME.legal_moves(other, seat)
+            assert SEARCH.decide(GAME, other, seat, again, random.Random(1), 300) == move
+
+
+def test_a_seed_and_a_budget_give_one_move():
+    for state, seat, legal in positions(2, 11, count=3):
+        first = SEARCH.decide(GAME, state, seat, legal, random.Random(4), 400)
+        assert SEARCH.decide(GAME, state, seat, legal, random.Random(4), 400) == first
+
+
+@pytest.mark.parametrize("players,seed", [(2, 1), (3, 2), (4, 6)])
+def test_a_redeal_keeps_what_the_seat_sees(players, seed):
+    searcher = SummerCampSearcher()
+    for state, seat, _ in positions(players, seed, every=9, count=6):
+        before = state.clone()
+        for k in range(3):
+            dealt = searcher.determinize(state, seat, random.Random(k))
+            assert full_view(GAME, dealt, seat) == full_view(GAME, state, seat)
+            assert all_cards(dealt) == all_cards(state)
+        assert state == before  # the real state is left alone
+
+
+def test_a_redeal_changes_what_the_seat_cannot_see():
+    state, seat, _ = positions(2, 4, count=1)[0]
+    other = 1 - seat
+    dealt = [SummerCampSearcher().determinize(state, seat, random.Random(k)) for k in range(6)]
+    assert len({tuple(d.hands[other]) for d in dealt}) > 1
+    assert len({tuple(d.piles[0]) for d in dealt}) > 1
+    assert len({d.rng.state for d in dealt}) == 6
+
+
+def test_only_legal_moves_in_100_games():
+    for seed in range(100):
+        players = 2 + seed % 3
+        state = GAME.setup(players, GAME.options(None), seed)
+        rng = random.Random(seed)
+        me = seed % players
+        while GAME.outcome(state) is None:
+            seat = GAME.to_act(state)[0]
+            legal = GAME.legal_moves(state, seat)
+            if seat == me:
+                move = SEARCH.decide(GAME, state, seat, legal, rng, 20)
+                assert move in legal
+            else:  # the rollouts' quick player: shorter games than random moves make
+                move = greedy(state, seat, legal)
+            state = step(GAME, state, seat, move)
