@@ -163,6 +163,10 @@ class BotRequest(BaseModel):
     level: str = Field(description="a bot level the game offers (`GameKind.levels`)")
 
 
+class StandInRequest(BaseModel):
+    level: str = Field(description="the bot level that plays for away or conceded players")
+
+
 class GameStarted(BaseModel):
     game_id: str
 

@@ -10,7 +10,8 @@ seat ``b``. Each decision is ``engine.core.decide`` (through ``engine.playout``)
 
 Printed: ``a``'s wins, its win share (a shared win counts as the share) with a Wilson 95 %
 interval, beside the fair share 1/P; the shared wins; ``a``'s mean margin (its score less the
-best other seat's); per level the moves, mean and p95 CPU per move; games/s and steps/s.
+best other seat's); per level the moves that had a choice (a forced move is not timed), their
+mean and p95 CPU; games/s and steps/s.
 """
 
 from __future__ import annotations
@@ -80,7 +81,8 @@ def main() -> None:
     def timed(game_, bot, state, seat, legal, rng, budget):
         started = time.process_time()
         move = decide(game_, bot, state, seat, legal, rng, budget)
-        cpu[by_bot[id(bot)]].append(time.process_time() - started)
+        if len(legal) > 1:  # a forced move costs nothing to think out: it is not counted
+            cpu[by_bot[id(bot)]].append(time.process_time() - started)
         return move
 
     wins = shared = 0
@@ -116,7 +118,7 @@ def main() -> None:
     for lv in dict.fromkeys((args.a, args.b)):
         times = cpu[lv]
         if times:
-            print(f"  {lv:<10} {len(times):>7} moves, CPU per move mean "
+            print(f"  {lv:<10} {len(times):>7} moves with a choice, CPU per move mean "
                   f"{1000 * sum(times) / len(times):.2f} ms, p95 {1000 * p95(times):.2f} ms")
     print(f"  {n / wall:.2f} games/s, {steps / wall:,.0f} steps/s, {steps / n:.1f} steps a game")
 

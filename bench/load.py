@@ -326,7 +326,7 @@ class Slot:
 class BotTable:
     """A table bots play alone, replaced by a new one when it ends; it counts their moves."""
 
-    POLL = 2.0  # seconds between looks at the table: a few requests a second for 20 tables
+    POLL = 5.0  # seconds between looks at the table: four requests a second for 20 tables
 
     def __init__(self, index: int, stats: Stats, game: str, level: str):
         self.index, self.stats, self.game, self.level = index, stats, game, level

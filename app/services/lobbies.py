@@ -97,9 +97,8 @@ async def create(
     rated = data.rated if data.rated is not None else host.handle is not None
     if rated and host.handle is None:
         raise Problem(422, "Only a signed-in host can open a rated table: add a sign-in first.")
-    if data.stand_in_level is not None and data.stand_in_level not in game.bots:
-        known = ", ".join(game.bots)
-        raise Problem(422, f"Unknown bot level {data.stand_in_level!r}; known: {known}.")
+    if data.stand_in_level is not None:
+        _known_level(game.bots, data.stand_in_level)
     lobby = Lobby(
         id=new_id(),
         game=game.id,
@@ -277,12 +276,15 @@ def _seat(ls: LobbySeats, seat: int) -> Seat:
     return ls.seats[seat][0]
 
 
+def _known_level(levels: dict, level: str) -> None:
+    if level not in levels:
+        raise Problem(422, f"Unknown bot level {level!r}; known: {', '.join(levels)}.")
+
+
 def add_bot(ls: LobbySeats, player: Player, seat: int, level: str) -> None:
     _must_be_host(ls, player)
     _must_be_open(ls)
-    levels = GAMES[ls.lobby.game].bots
-    if level not in levels:
-        raise Problem(422, f"Unknown bot level {level!r}; known: {', '.join(levels)}.")
+    _known_level(GAMES[ls.lobby.game].bots, level)
     row = _seat(ls, seat)
     if row.player_id is not None or row.bot_level is not None:
         raise Problem(409, f"Seat {seat} is taken.")
@@ -303,6 +305,14 @@ def free_seat(ls: LobbySeats, player: Player, seat: int) -> None:
         ls.lobby.removed = [*(ls.lobby.removed or []), row.player_id]
     row.bot_level = None
     row.player_id = None
+
+
+def choose_stand_in(ls: LobbySeats, player: Player, level: str) -> None:
+    """The host chooses the level of the bot that will play for away or conceded players."""
+    _must_be_host(ls, player)
+    _must_be_open(ls)
+    _known_level(GAMES[ls.lobby.game].bots, level)
+    ls.lobby.stand_in_level = level
 
 
 def close(ls: LobbySeats, player: Player) -> None:

@@ -225,7 +225,7 @@ _SEATED = Prepared(ratings.with_ratings(
 
 # What a change to a lobby may change: the lobby's status, its game, when it closes, its
 # invite code and whom the host removed, and who sits in each seat.
-_LOBBY_CHANGES = ("status", "game_id", "closes_at", "invite_code", "removed")
+_LOBBY_CHANGES = ("status", "game_id", "closes_at", "invite_code", "removed", "stand_in_level")
 
 
 _SEAT_CHANGES = ("player_id", "bot_level", "reserved_for", "reserved_until")

@@ -20,6 +20,12 @@ Slot = frozenset[str] | None  # None: meets anything
 # What makes cards interchangeable for a payment: their supplies (or their tent) and wildness.
 COST_SIGNATURE = [(c.suits, c.wild) for c in SUPPLY]
 TENT_SIGNATURE = [(c.tent or "", c.wild) for c in SUPPLY]
+# Each signature by its number in these lists, and each card's number: keys of small ints
+# sort and hash faster than keys of signatures.
+COST_KINDS = sorted(set(COST_SIGNATURE))
+TENT_KINDS = sorted(set(TENT_SIGNATURE))
+COST_KIND = [COST_KINDS.index(sig) for sig in COST_SIGNATURE]
+TENT_KIND = [TENT_KINDS.index(sig) for sig in TENT_SIGNATURE]
 
 
 @lru_cache(maxsize=1024)
@@ -34,19 +40,20 @@ def _slots(sig: tuple, tents: bool, greys: frozenset[str]) -> tuple[Slot, ...]:
     return tuple(slots)
 
 
-def key(cards: list[int], tents: bool) -> tuple:
-    """The cards as a sorted tuple of signatures: equal for interchangeable hands."""
-    table = TENT_SIGNATURE if tents else COST_SIGNATURE
-    return tuple(sorted(table[c] for c in cards))
+def key(cards: list[int], tents: bool) -> tuple[int, ...]:
+    """The cards as a sorted tuple of their signatures' numbers: equal for interchangeable
+    hands."""
+    return tuple(sorted(map((TENT_KIND if tents else COST_KIND).__getitem__, cards)))
 
 
 def is_tents(reqs: tuple[str, ...]) -> bool:
     return bool(reqs) and reqs[0].startswith(TENT)
 
 
-def signatures(reqs: tuple[str, ...]) -> list[tuple]:
-    """Each card's signature for paying ``reqs``: cards with the same one pay alike."""
-    return TENT_SIGNATURE if is_tents(reqs) else COST_SIGNATURE
+def signatures(reqs: tuple[str, ...]) -> list[int]:
+    """Each card's signature (its number) for paying ``reqs``: cards with the same one pay
+    alike."""
+    return TENT_KIND if is_tents(reqs) else COST_KIND
 
 
 def needed(reqs: tuple[str, ...], paid: list[int], hand: list[int],
@@ -66,14 +73,14 @@ def needed_by_key(reqs: tuple[str, ...], paid_key: tuple, hand_key: tuple,
     Each card is first cut to the slots that can meet one of ``reqs``, so that hands which
     differ only in cards of no use here share one search."""
     order, useful = _plan(reqs, greys)
-    paid = sorted(useful[sig] for sig in paid_key)
+    paid = sorted(map(useful.__getitem__, paid_key))
     if paid and not paid[0]:
         return None  # a paid card must meet a requirement
     # A card that is used meets at least one requirement: more copies of one kind of card than
     # there are requirements never help.
     hand: list[tuple] = []
     last, run = None, 0
-    for slots in sorted(useful[sig] for sig in hand_key):
+    for slots in sorted(map(useful.__getitem__, hand_key)):
         if slots:
             run = run + 1 if slots == last else 1
             last = slots
@@ -83,21 +90,21 @@ def needed_by_key(reqs: tuple[str, ...], paid_key: tuple, hand_key: tuple,
 
 
 @lru_cache(maxsize=4096)
-def _plan(reqs: tuple[str, ...], greys: frozenset[str]) -> tuple[tuple[str, ...], dict]:
+def _plan(reqs: tuple[str, ...], greys: frozenset[str]) -> tuple[tuple[str, ...], list]:
     """The requirements in the order they are searched (``any`` last), and each signature's
     slots that can meet one of them, each as a sorted tuple of what it meets (``()``:
     anything), the slots sorted: equal for cards that serve alike, empty for a useless card."""
     tents = is_tents(reqs)
     wanted = frozenset(reqs)
-    useful = {}
-    for sig in dict.fromkeys(TENT_SIGNATURE if tents else COST_SIGNATURE):
+    useful = []  # by signature number
+    for sig in TENT_KINDS if tents else COST_KINDS:
         out = []
         for slot in _slots(sig, tents, greys):
             if slot is None:
                 out.append(())
             elif slot & wanted:
                 out.append(tuple(sorted(slot & wanted)))
-        useful[sig] = tuple(sorted(out))
+        useful.append(tuple(sorted(out)))
     return tuple(sorted(reqs, key=lambda r: (r == ANY, r))), useful
 
 

@@ -9,6 +9,8 @@ rulebook is silent are listed in docs/rules/camp-pinetop.md.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.core import Outcome, Rng
 from engine.pinetop import nature, supply
 from engine.pinetop.board import GRID, entry_edge, neighbours, on_edge, toward
@@ -332,34 +334,37 @@ def _legal_gift(s: PinetopState, seat: int) -> list[Move]:
     p = s.pending
     hand = s.hands[seat]
     g = greys(s, seat)
-    moves: list[Move] = []
-    fits: dict[tuple, bool] = {}  # by the card's signature: cards alike for the payment
-    sigs = signatures(p.cost)
-    for card in kinds(hand):
-        ok = fits.get(sigs[card])
-        if ok is None:
-            rest = without(hand, card)
-            n = needed(p.cost, list(p.paid), rest, g) if p.cost else 0
-            ok = fits[sigs[card]] = n is not None and len(rest) - n >= p.gifts - 1
-        if ok:
-            moves += [GIVE[card, to] for to in p.owed]
-    return moves
+
+    def leaves_enough(card: int) -> bool:
+        rest = without(hand, card)
+        n = needed(p.cost, list(p.paid), rest, g) if p.cost else 0
+        return n is not None and len(rest) - n >= p.gifts - 1
+
+    return [GIVE[card, to] for card in _alike(p.cost, kinds(hand), leaves_enough)
+            for to in p.owed]
 
 
 def _legal_pay(s: PinetopState, seat: int) -> list[Move]:
     p = s.pending
     hand = s.hands[seat]
     g = greys(s, seat)
-    fits: dict[tuple, bool] = {}  # by the card's signature: cards alike for the payment
-    sigs = signatures(p.cost)
-    moves: list[Move] = []
-    for c in kinds(hand):
-        ok = fits.get(sigs[c])
+    return [PAY[c] for c in _alike(p.cost, kinds(hand), lambda c: needed(
+        p.cost, [*p.paid, c], without(hand, c), g) is not None)]
+
+
+def _alike(cost: tuple[str, ...], cards: list[int], test: Callable[[int], bool]) -> list[int]:
+    """The cards that pass ``test``, asked once per signature: cards with the same one pay
+    ``cost`` alike."""
+    sigs = signatures(cost)
+    passed: dict[int, bool] = {}
+    out = []
+    for card in cards:
+        ok = passed.get(sigs[card])
         if ok is None:
-            ok = fits[sigs[c]] = needed(p.cost, [*p.paid, c], without(hand, c), g) is not None
+            ok = passed[sigs[card]] = test(card)
         if ok:
-            moves.append(PAY[c])
-    return moves
+            out.append(card)
+    return out
 
 
 def _legal_power(s: PinetopState, seat: int) -> list[Move]:

@@ -30,7 +30,7 @@ def opponents(s: SummerCampState, seat: int) -> list[int]:
 
 
 def keys(cards: list[int]) -> list[str]:
-    return list(dict.fromkeys(COPIES[c] for c in cards))
+    return list(dict.fromkeys(map(COPIES.__getitem__, cards)))
 
 
 def can_act(s: SummerCampState, seat: int, key: str, more: bool) -> bool:

@@ -20,6 +20,7 @@ PLAY = {(key, use): Play(card=key, use=use) for key in CARDS for use in ("action
 BUY = {key: Buy(card=key) for key in CARDS}
 SPEND_SNACK = SpendSnack()
 END_TURN = EndTurn()
+CHEAPEST = min(card.cost for card in CARDS.values() if card.cost is not None)
 
 
 def to_act(s: SummerCampState) -> list[int]:
@@ -42,7 +43,8 @@ def legal_moves(s: SummerCampState, seat: int) -> list[Move]:
         if can_act(s, seat, key, more):
             moves.append(PLAY[key, "action"])
         moves.append(PLAY[key, "energy"])
-    moves += [BUY[key] for key in turn.display_keys(s) if CARDS[key].cost <= s.energy]
+    if s.energy >= CHEAPEST:
+        moves += [BUY[key] for key in turn.display_keys(s) if CARDS[key].cost <= s.energy]
     if s.snacks[seat]:
         moves.append(SPEND_SNACK)
     moves.append(END_TURN)

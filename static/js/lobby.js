@@ -70,8 +70,9 @@ export function lobbyPage(root, lobbyId) {
           h("span", { "data-testid": "turn-seconds" }, perMove(lobby.turn_seconds)), " · ",
           closed ? "closed" : lobby.game_id ? "already started" : full ? "every seat is taken" : "waiting for players"),
         tableOptionsLine(gameKind, lobby.options),
-        h("p", { class: "muted small", "data-testid": "stand-in-level" },
-          `Away or conceded players are played by the ${botLevel(gameKind, lobby.stand_in_level).name} bot.`),
+        host && lobby.status === "open" ? standInPicker()
+          : h("p", { class: "muted small", "data-testid": "stand-in-level" },
+            `Away or conceded players are played by the ${botLevel(gameKind, lobby.stand_in_level).name} bot.`),
         closed ? h("p", { class: "notice", "data-testid": "closed" }, "This lobby is closed (by its host, or unused for a day). ",
           h("a", { href: "/", "data-nav": true }, "Back to camp")) : null,
         (seated || host) && !closed
@@ -110,6 +111,16 @@ export function lobbyPage(root, lobbyId) {
             }, "Close the lobby")
             : null)),
     );
+  };
+
+  // The host may change the stand-in bot until the start; everyone sees the change live.
+  const standInPicker = () => {
+    const picker = levelPicker(gameKind, {
+      chosen: lobby.stand_in_level, label: "Stand-in bot", testid: "stand-in-level",
+      onchange: (level) => act("PUT", `/api/lobbies/${lobby.id}/stand_in`, { level }),
+    });
+    return h("div", { class: "field small" },
+      h("span", { class: "muted" }, "Stand-in bot, for away or conceded players: "), picker.select, picker.about);
   };
 
   const seatRow = (seat, host, seated) => {

@@ -63,3 +63,23 @@ def test_the_stand_in_plays_an_away_or_conceded_seat_at_the_hosts_level():
     assert _turn(snap, 0)[0] == "random" and _turn(snap, 1)[0] == "heuristic"
     snap.chosen_stand_in = None
     assert _turn(snap, 0)[0] == "heuristic"
+
+
+def test_the_host_changes_the_stand_in_level_until_the_start(live, documented):
+    ana, ben = live.guest("Ana"), live.guest("Ben")
+    lobby = live.lobby(ana, seats=2)
+    path = f"/api/lobbies/{lobby['id']}/stand_in"
+    r = ana.put(path, json={"level": "random"})
+    documented(r, "PUT", "/api/lobbies/{lobby_id}/stand_in")
+    assert r.status_code == 200 and r.json()["stand_in_level"] == "random"
+    assert ana.get(f"/api/lobbies/{lobby['id']}").json()["stand_in_level"] == "random"
+    unknown = ana.put(path, json={"level": "grandmaster"})
+    documented(unknown, "PUT", "/api/lobbies/{lobby_id}/stand_in")
+    assert unknown.status_code == 422
+    assert ben.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]}).is_success
+    not_host = ben.put(path, json={"level": "heuristic"})
+    documented(not_host, "PUT", "/api/lobbies/{lobby_id}/stand_in")
+    assert not_host.status_code == 403
+    game_id = ana.post(f"/api/lobbies/{lobby['id']}/start").json()["game_id"]
+    assert live.state(ana, game_id)["view"]["table"]["stand_in_bot"] == "Beginner bot"
+    assert ana.put(path, json={"level": "heuristic"}).status_code == 409

@@ -1,5 +1,6 @@
 """The host picks a bot's level by name, reads how it plays, and the table shows it; the
-host also picks the bot that stands in for away players. On a phone."""
+host also picks the bot that stands in for away players, and may change it in the lobby. On
+a phone."""
 
 from __future__ import annotations
 
@@ -31,7 +32,13 @@ def test_the_host_seats_the_strongest_bot_and_the_table_says_so(new_page):
     expect(page.get_by_test_id("stand-in-level-about")).to_contain_text("at random")
     page.get_by_test_id("create-lobby").click()
     page.wait_for_url("**/lobbies/*")
-    expect(page.get_by_test_id("stand-in-level")).to_contain_text("Beginner bot")
+    # The host may still change it in the lobby: it is kept.
+    stand_in = page.get_by_test_id("stand-in-level")
+    expect(stand_in.locator("option:checked")).to_have_text("Beginner")
+    with page.expect_response("**/stand_in"):
+        stand_in.select_option(label="Casual")
+    page.reload()
+    expect(page.get_by_test_id("stand-in-level").locator("option:checked")).to_have_text("Casual")
 
     picker = page.get_by_test_id("bot-level")
     names = ["Beginner", "Casual", "Expert"] if STRONGEST.id == "search" else ["Beginner", "Casual"]

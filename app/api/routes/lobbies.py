@@ -24,6 +24,7 @@ from app.schemas import (
     JoinByCode,
     LobbyCreate,
     LobbyOut,
+    StandInRequest,
     Unprocessable,
 )
 from app.services import chat, lobbies, lobby_rows
@@ -188,8 +189,8 @@ async def leave(
 @router.post(
     "/{lobby_id}/bots",
     summary="Seat a bot",
-    description="Host only: puts a bot of the given level (`random` or `heuristic`) in a free "
-    "seat.",
+    description="Host only: puts a bot of the given level (`GameKind.levels`: `random`, "
+    "`heuristic`, `search` where the game has it) in a free seat.",
     responses=ERRORS | UNREADABLE_BODY | UNEXPECTED_HOST,
 )
 async def add_bot(
@@ -198,6 +199,23 @@ async def add_bot(
     return await _change(
         ctx, request, lobby_id, player,
         lambda ls: lobbies.add_bot(ls, player, data.seat, data.level),
+    )
+
+
+@router.put(
+    "/{lobby_id}/stand_in",
+    summary="Choose the stand-in bot",
+    description="Host only, before the start: the bot level (`GameKind.levels`) that will "
+    "play for a person who is away or conceded; the game and a rematch keep it.",
+    responses=ERRORS | UNREADABLE_BODY | UNEXPECTED_HOST,
+)
+async def choose_stand_in(
+    lobby_id: str, data: StandInRequest, ctx: ContextDep, player: CurrentPlayer,
+    request: Request,
+) -> LobbyOut:
+    return await _change(
+        ctx, request, lobby_id, player,
+        lambda ls: lobbies.choose_stand_in(ls, player, data.level),
     )
 
 
