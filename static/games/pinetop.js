@@ -195,7 +195,9 @@ function mapSection(view, ctx, of) {
   fill(details, cardDetails(view, ctx));
   return h("section", { class: "pt-map pt-panel" },
     h("h2", {}, "The map ", h("span", { class: "muted small" }, `${cols} × ${rows} · tap a card for its patches`)),
-    h("div", { class: "pt-map-scroll", "data-testid": "map-scroll" }, grid),
+    // Focusable, so a keyboard can scroll a map wider than the screen when no card on it is.
+    h("div", { class: "pt-map-scroll", "data-testid": "map-scroll", tabindex: "0", role: "region",
+      "aria-label": "The map, scrolls sideways" }, grid),
     details);
 }
 
