@@ -7,7 +7,7 @@ import pytest
 
 from engine.core import decide, full_view, step
 from engine.summer_camp import GAME
-from engine.summer_camp.search import SummerCampSearcher, greedy, pruned
+from engine.summer_camp.search import SummerCampSearcher, light_view, pruned
 
 from .conftest import all_cards
 from .test_playouts import hidden_changed
@@ -101,6 +101,6 @@ def test_only_legal_moves_in_100_games():
             if seat == me:
                 move = SEARCH.decide(GAME, state, seat, legal, rng, 20)
                 assert move in legal
-            else:  # the rollouts' quick player: shorter games than random moves make
-                move = greedy(state, seat, legal)
+            else:  # the rollouts' player: shorter games than random moves make
+                move = HEURISTIC(light_view(state, seat), legal, rng)
             state = step(GAME, state, seat, move)
