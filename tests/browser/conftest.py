@@ -103,7 +103,10 @@ def server_url(tmp_path_factory) -> str:
     log.close()
 
 
-@pytest.fixture(scope="session")
+# Per module, not per run: Playwright's sync API keeps an event loop running in the thread
+# while it is started, and the app's async tests that a test process runs after a browser
+# module need the thread without one.
+@pytest.fixture(scope="module")
 def browser():
     if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
         _need_browser(f"Chromium is not installed at {CHROMIUM}")
