@@ -12,7 +12,7 @@ def test_game_kinds(live):
     hike = kinds["hike"]
     assert (hike["title"], hike["min_players"], hike["max_players"]) == ("Let's Take a Hike", 2, 5)
     assert hike["options_schema"] == GAMES["hike"].Options.model_json_schema()
-    assert set(hike["bot_levels"]) == {"random", "heuristic"}
+    assert set(hike["bot_levels"]) == {"random", "heuristic", "search"}
 
 
 def test_seat_and_spectator_views(live):

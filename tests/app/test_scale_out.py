@@ -3,6 +3,7 @@ player may reach either, and everyone sees every change."""
 
 import logging
 import random
+from urllib.parse import urlsplit
 
 import pytest
 import redis
@@ -138,8 +139,12 @@ def test_bots_claimed_by_both_instances_move_once_per_turn(
         moves = admin.get(f"/api/admin/games/{game_id}/moves").json()
     assert [m["seq"] for m in moves] == list(range(1, len(moves) + 1))
     assert sum(m["seat"] != 0 for m in moves) >= 4
-    # A lost claim is the deadline doing its job: nothing to report.
-    assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
+    # A lost claim is the deadline doing its job: nothing to report. (A server an earlier test
+    # left with a Redis it stopped may still say it is reconnecting there: not this test's.)
+    ours = redis_settings["REDIS_URL"]
+    assert [r for r in caplog.records if r.levelno >= logging.WARNING
+            and not (r.name == "app.bus" and urlsplit(ours).netloc not in r.getMessage()
+                     and "unavailable" in r.msg)] == []
 
 
 def test_chat_rematch_and_renames_reach_the_other_instance(instances):

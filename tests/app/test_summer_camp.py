@@ -35,7 +35,7 @@ def test_a_lobby_keeps_the_packs_chosen(live):
     kinds = {k["id"]: k for k in live.client().get("/api/games").json()}
     camp = kinds["summer-camp"]
     assert (camp["min_players"], camp["max_players"]) == (2, 4)
-    assert set(camp["bot_levels"]) == {"random", "heuristic"}
+    assert set(camp["bot_levels"]) == {"random", "heuristic", "search"}
     assert camp["options_schema"]["properties"]["packs"]["default"] == [
         "cooking", "outdoors", "water_sports"]
 
