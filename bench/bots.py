@@ -1,12 +1,13 @@
 """One bot level against another: win rate with its 95 % interval, margin, and CPU per move.
 
     .venv/bin/python bench/bots.py GAME --a LEVEL --b LEVEL --games N
-        [--players P] [--budget B] [--options JSON] [--seed S]
+        [--players P] [--budget B] [--options JSON] [--seed S] [--jobs J]
 
 Plays N seeded games (seeds S, S+1, ...). With two players ``a`` and ``b`` alternate seats;
 with more, one seat plays ``a`` (the seat moving round the table game by game) and every other
 seat ``b``. Each decision is ``engine.core.decide`` (through ``engine.playout``), timed with
-``time.process_time``: the CPU one move took, whatever else the machine runs.
+``time.process_time``: the CPU one move took, whatever else the machine runs. ``--jobs``
+plays that many games at once in separate processes; the figures are the same.
 
 Printed: ``a``'s wins, its win share (a shared win counts as the share) with a Wilson 95 %
 interval, beside the fair share 1/P; the shared wins; ``a``'s mean margin (its score less the
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import multiprocessing
 import sys
 import time
 from pathlib import Path
@@ -54,6 +56,30 @@ def seats_for(game_index: int, players: int, a: str, b: str) -> tuple[list[str],
     return [a if seat == mine else b for seat in range(players)], mine
 
 
+def _one_game(job: tuple[argparse.Namespace, int]) -> tuple[dict, list[int], int, int, int]:
+    """Game ``i`` of the run: each level's CPU per move with a choice, the winners, the seat
+    playing ``a``, its margin and the steps."""
+    args, i = job
+    game = GAMES[args.game]
+    players = args.players or game.min_players
+    cpu: dict[str, list[float]] = {args.a: [], args.b: []}
+    by_bot = {id(game.bots[lv]): lv for lv in (args.b, args.a)}
+
+    def timed(game_, bot, state, seat, legal, rng, budget):
+        started = time.process_time()
+        move = decide(game_, bot, state, seat, legal, rng, budget)
+        if len(legal) > 1:  # a forced move costs nothing to think out: it is not counted
+            cpu[by_bot[id(bot)]].append(time.process_time() - started)
+        return move
+
+    seats, mine = seats_for(i, players, args.a, args.b)
+    result = play_out(game, players, args.seed + i, seats, args.options,
+                      budget=args.budget, ask=timed)
+    outcome = game.outcome(result.state)
+    best_other = max(s for seat, s in enumerate(outcome.scores) if seat != mine)
+    return cpu, list(outcome.winners), mine, outcome.scores[mine] - best_other, result.steps
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game", choices=sorted(GAMES))
@@ -65,6 +91,8 @@ def main() -> None:
                         help="a searching bot's engine steps per move (default: its own)")
     parser.add_argument("--options", type=json.loads, default={}, help='e.g. \'{"nature": true}\'')
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="games played at once, in that many processes")
     args = parser.parse_args()
 
     game = GAMES[args.game]
@@ -76,32 +104,26 @@ def main() -> None:
         parser.error(f"{game.title} is for {game.min_players} to {game.max_players} players")
 
     cpu: dict[str, list[float]] = {args.a: [], args.b: []}
-    by_bot = {id(game.bots[lv]): lv for lv in (args.b, args.a)}
-
-    def timed(game_, bot, state, seat, legal, rng, budget):
-        started = time.process_time()
-        move = decide(game_, bot, state, seat, legal, rng, budget)
-        if len(legal) > 1:  # a forced move costs nothing to think out: it is not counted
-            cpu[by_bot[id(bot)]].append(time.process_time() - started)
-        return move
-
     wins = shared = 0
     share = 0.0
     margins: list[int] = []
     steps = 0
     wall = time.perf_counter()
-    for i in range(args.games):
-        seats, mine = seats_for(i, players, args.a, args.b)
-        result = play_out(game, players, args.seed + i, seats, args.options,
-                          budget=args.budget, ask=timed)
-        outcome = game.outcome(result.state)
-        steps += result.steps
-        if mine in outcome.winners:
-            wins += len(outcome.winners) == 1
-            shared += len(outcome.winners) > 1
-            share += 1 / len(outcome.winners)
-        best_other = max(s for seat, s in enumerate(outcome.scores) if seat != mine)
-        margins.append(outcome.scores[mine] - best_other)
+    games = [(args, i) for i in range(args.games)]
+    if args.jobs > 1:
+        with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
+            results = pool.map(_one_game, games, chunksize=1)
+    else:
+        results = map(_one_game, games)
+    for game_cpu, winners, mine, margin, game_steps in results:
+        for lv, times in game_cpu.items():
+            cpu[lv] += times
+        steps += game_steps
+        margins.append(margin)
+        if mine in winners:
+            wins += len(winners) == 1
+            shared += len(winners) > 1
+            share += 1 / len(winners)
     wall = time.perf_counter() - wall
 
     n = args.games
