@@ -1,5 +1,6 @@
-"""The search bot's knowledge of Summer Camp: what a seat cannot see, what a position is worth,
-which moves are worth searching, and the heuristic bot, read from the state, for rollouts.
+"""The search bot of Summer Camp: it improves on the heuristic bot by playing each move worth
+searching out, the heuristic bot playing every seat after it, on the same re-deal for every
+move, and keeps the heuristic bot's own move unless another did clearly better.
 
 Hidden from a seat: the order of its own draw pile, how each opponent's cards are split between
 hand, draw pile and discard pile (below its top card), and the order of the activity piles.
@@ -13,7 +14,7 @@ import math
 import random
 
 from engine.core import Rng
-from engine.search import SearchBot, Searcher
+from engine.search import SearchBot, Searcher, _advance, _fresh
 from engine.summer_camp.bot import WORTH, heuristic_bot
 from engine.summer_camp.board import (FINAL_BRIDGE, FIRST_BRIDGE, HAND_SIZE, LAKE_POINTS,
                                       SECOND_BRIDGE)
@@ -41,10 +42,16 @@ PACE = 3.0  # spaces a turn a camper makes, to tell how many turns are left
 WEIGHTS = [0.2951, 0.1743, 0.03, 0.3598, 0.3664, 0.122, 0.922, 0.0408, 0.1147, 0.0772]
 
 
-class SummerCampSearcher(Searcher):
-    rollout_steps = 12
-    exploration = 0.7
+HORIZON = 60
+"""Steps the heuristic bot plays after a move before the position is valued, and then on to
+the end of the turn in progress (at most as many again): every line is valued between two
+turns, when no energy is left over and no hand is half played. A budget too small for one
+re-deal at this length shortens it."""
+EDGE = 0.03
+"""How much more of a win, per re-deal, another move must bring than the heuristic bot's."""
 
+
+class SummerCampSearcher(Searcher):
     def determinize(self, state: SummerCampState, seat: int,
                     rng: random.Random) -> SummerCampState:
         s = state.clone()
@@ -80,14 +87,64 @@ class SummerCampSearcher(Searcher):
 
 
 class SummerCampSearchBot(SearchBot):
-    """Searches only a real choice: a move the pruning leaves alone is made at once."""
+    """Rollouts of the heuristic bot from each move worth searching (``moves``), all on one
+    re-deal, re-dealt until the budget is spent; the move whose lines did best is played if
+    it beat the heuristic bot's own move by more than ``EDGE`` a re-deal. A move the pruning
+    leaves alone is made at once."""
 
     def decide(self, game, state, seat, legal, rng, budget=None):
-        if len(legal) > 1:
-            choices = self.searcher.moves(game, state, seat)
-            if len(choices) == 1:
-                return choices[0]
-        return super().decide(game, state, seat, legal, rng, budget)
+        if len(legal) == 1:
+            return legal[0]
+        searcher = self.searcher
+        choices = searcher.moves(game, state, seat)
+        if len(choices) == 1:
+            return choices[0]
+        budget = self.budget if budget is None else budget
+        usual = heuristic_bot(light_view(state, seat), legal, rng)
+        choices = list(dict.fromkeys([usual, *choices]))
+        totals = [0.0] * len(choices)
+        horizon = min(HORIZON, budget // (2 * len(choices)))
+        deals = steps = 0
+        while steps < budget:
+            dealt = _fresh(searcher.determinize(state, seat, rng))
+            for i, move in enumerate(choices):
+                value, taken = self._played_out(game, dealt.clone(), seat, move, horizon, rng)
+                totals[i] += value
+                steps += taken
+            deals += 1
+        best = max(range(len(choices)), key=lambda i: (totals[i], -i))
+        if totals[best] - totals[0] <= EDGE * deals:
+            return usual
+        return choices[best]
+
+    def _played_out(self, game, state, seat, move, horizon, rng) -> tuple[float, int]:
+        """``seat``'s share of the win after ``move`` and the heuristic bot's play, and the
+        steps it took."""
+        current = _advance(game, state, seat, move)
+        steps = 1
+        for k in range(2 * horizon):
+            if current.over:
+                break
+            actor = game.to_act(current)[0]
+            before = current.active
+            legal = game.legal_moves(current, actor)
+            current = _advance(game, current, actor, self.searcher.rollout_move(
+                game, current, actor, legal, rng))
+            steps += 1
+            if k + 1 >= horizon and current.active != before:
+                break
+        outcome = game.outcome(current)
+        if outcome is None:
+            return self.searcher.evaluate(current, seat)[seat], steps
+        return _margin_share(outcome, seat), steps
+
+
+def _margin_share(outcome, seat: int) -> float:
+    """Half the seat's share of the win, half a logistic of its lead over the best other."""
+    scores = outcome.scores
+    lead = scores[seat] - max(x for p, x in enumerate(scores) if p != seat)
+    won = 1 / len(outcome.winners) if seat in outcome.winners else 0.0
+    return 0.5 * won + 0.5 / (1 + math.exp(-lead / 5))
 
 
 def _shuffled(cards: list[int], rng: random.Random) -> list[int]:

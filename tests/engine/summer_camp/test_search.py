@@ -7,6 +7,7 @@ import pytest
 
 from engine.core import decide, full_view, step
 from engine.summer_camp import GAME
+from engine.summer_camp import search
 from engine.summer_camp.search import SummerCampSearcher, light_view, pruned
 
 from .conftest import all_cards
@@ -104,3 +105,10 @@ def test_only_legal_moves_in_100_games():
             else:  # the rollouts' player: shorter games than random moves make
                 move = HEURISTIC(light_view(state, seat), legal, rng)
             state = step(GAME, state, seat, move)
+
+
+def test_the_heuristic_bots_move_is_kept_unless_another_does_clearly_better(monkeypatch):
+    monkeypatch.setattr(search, "EDGE", 2.0)  # more than a whole win: nothing beats it
+    for state, seat, legal in positions(2, 9, count=3):
+        usual = HEURISTIC(light_view(state, seat), legal, random.Random(0))
+        assert SEARCH.decide(GAME, state, seat, legal, random.Random(2), 300) == usual
