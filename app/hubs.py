@@ -283,10 +283,14 @@ class Watchers:
         period = min(1.0, self.sources.send_timeout / 4)
         while True:
             await asyncio.sleep(period)
-            now = time.monotonic()
-            for hub in [*self._games.values(), *self._lobbies.values()]:
-                for conn in hub.connections:
-                    conn.give_up_if_stuck(now)
+            self._drop_stuck(time.monotonic())
+
+    def _drop_stuck(self, now: float) -> None:
+        # Its own frame: the loop's last hub and connection go with it, where in the sleeping
+        # watchdog's frame they would keep a hub nobody watches alive.
+        for hub in [*self._games.values(), *self._lobbies.values()]:
+            for conn in hub.connections:
+                conn.give_up_if_stuck(now)
 
     def snapshot(self, game_id: str) -> Snapshot | None:
         """The game as this instance last knew it, if it has sockets on it."""

@@ -551,10 +551,12 @@ async def measure(args, stats: Stats, until, pids_of, phase: str) -> dict:
     """One measured window of ``args.seconds``: its figures, and the server's."""
     pids = pids_of()
     profiler = None
-    if args.profile and phase == "measuring":
-        # Collapsed stacks of every server process over the (first) measured window.
+    if args.profile:
+        # Collapsed stacks of every server process over the window (with --warm, the late
+        # window's in FILE.late).
+        output = args.profile if phase == "measuring" else f"{args.profile}.{phase}"
         profiler = subprocess.Popen(
-            [str(Path(sys.executable).parent / "py-spy"), "record", "--nonblocking", "--format", "raw", "-o", args.profile, "-d",
+            [str(Path(sys.executable).parent / "py-spy"), "record", "--nonblocking", "--format", "raw", "-o", output, "-d",
              str(int(args.seconds)), "-p", str(pids[0]), "--subprocesses"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
@@ -722,7 +724,8 @@ def main() -> int:
         "it needs the project and its dev extras installed",
     )
     parser.add_argument(
-        "--profile", metavar="FILE", help="py-spy collapsed stacks of the server while measured"
+        "--profile", metavar="FILE",
+        help="py-spy collapsed stacks of the server while measured (with --warm, also FILE.late)",
     )
     parser.add_argument("--bot-tables", type=int, default=0, help="extra tables of bots only")
     parser.add_argument("--bot-level", default="search", help="their bots' level")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import threading
+import time
 
 import pytest
 from websockets.sync.client import connect
@@ -17,10 +18,18 @@ from tests.app.conftest import running, settings_for
 from tests.app.sockets import Socket, next_lobby
 
 
-def hubs_alive() -> int:
+KINDS = (GameHub, LobbyHub, Connection, LobbyConnection)
+
+
+def alive() -> list:
     # type(), not isinstance: a dead weak proxy among the objects cannot answer the latter.
-    kinds = (GameHub, LobbyHub, Connection, LobbyConnection)
-    return sum(type(o) in kinds for o in gc.get_objects())
+    return [o for o in gc.get_objects() if type(o) in KINDS]
+
+
+def held_by(objects: list) -> list[str]:
+    """What keeps each object alive, for the failure message."""
+    return [f"{type(o).__name__} held by {[type(r).__name__ for r in gc.get_referrers(o)]}"
+            for o in objects]
 
 
 @pytest.fixture
@@ -41,7 +50,7 @@ def test_hubs_of_games_and_lobbies_nobody_watches_are_freed_without_the_collecto
     lobby = live.lobby(ana)
     watchers = live.app.state.ctx.watchers
     assert not gc.isenabled()
-    before = hubs_alive()
+    before = len(alive())
     for _ in range(5):
         for game_id in games:
             socket = Socket(live, game_id, token=ana.token)
@@ -51,11 +60,14 @@ def test_hubs_of_games_and_lobbies_nobody_watches_are_freed_without_the_collecto
         with connect(f"{live.ws_url}/ws/lobbies/{lobby['id']}?token={ana.token}") as ws:
             next_lobby(ws)
     # 105 hubs opened and closed; each goes once its socket has left and its task ended (a
-    # busy machine may take seconds to get there).
-    for _ in range(6000):
-        if not watchers._games and not watchers._lobbies and hubs_alive() <= before:
+    # busy machine may take seconds to get there). Each look walks every object in the
+    # process, so they are spaced out.
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if not watchers._games and not watchers._lobbies and len(alive()) <= before:
             break
-        threading.Event().wait(0.01)
+        threading.Event().wait(0.2)
     assert not watchers._games and not watchers._lobbies
     assert not gc.isenabled()
-    assert hubs_alive() == before == 0
+    left = alive()
+    assert len(left) == before == 0, held_by(left)

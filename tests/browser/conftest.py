@@ -114,6 +114,11 @@ def browser():
         from playwright.sync_api import sync_playwright
     except ImportError:
         _need_browser("the playwright package is not installed")
+    from playwright.sync_api import expect
+
+    # Assertions wait as long as actions do: on a busy 2-core machine a page's fetch and redraw
+    # can take longer than Playwright's 5 s default for `expect`.
+    expect.set_options(timeout=15_000)
     pw = sync_playwright().start()
     browser = pw.chromium.launch(executable_path=CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium"),
                                  args=CHROMIUM_ARGS)
