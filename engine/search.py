@@ -10,6 +10,11 @@ available whenever it was legal in the determinization at hand, and chosen by UC
 the available ones for the seat to act there. Below the tree a short rollout, then the
 game's ``evaluate`` scores the position for every seat (or the outcome, once it is over).
 
+At a table of three or more, a searcher may model the other seats instead
+(``model_opponents``): their moves are then not in the tree, each is the move the game's
+heuristic bot makes from that seat's view of the determinization. With the tree kept to the
+searching seat's own decisions, the budget goes on them rather than on every seat's.
+
 The search is pure: its randomness comes from the ``random.Random`` it is given and its
 budget counts engine steps, so a seed and a budget give the same move on any machine.
 """
@@ -20,7 +25,7 @@ import math
 import random
 from typing import Any
 
-from engine.core import BaseState, Game, Outcome, StateBot
+from engine.core import BaseState, Game, Outcome, StateBot, decide
 
 DEFAULT_BUDGET = 3000
 """Engine steps per decision: the tree walk and rollouts of every iteration counted."""
@@ -33,6 +38,9 @@ class Searcher:
     """Steps played below the tree before ``evaluate``."""
     exploration = 0.7
     """UCB's exploration constant, values being shares of a win in [0, 1]."""
+    model_opponents = False
+    """At three or more players, play the other seats by ``opponent_move`` instead of
+    searching their moves in the tree."""
 
     def determinize(self, state: BaseState, seat: int, rng: random.Random) -> BaseState:
         """A full state ``seat`` cannot tell from ``state``: everything hidden from it dealt
@@ -65,6 +73,16 @@ class Searcher:
         """The move ``actor`` plays below the tree: uniform unless the game knows better."""
         return legal[rng.randrange(len(legal))]
 
+    def opponent_move(self, game: Game, state: BaseState, actor: int, legal: list,
+                      rng: random.Random) -> Any:
+        """The move a modelled seat plays in the tree: the heuristic bot's, from what ``actor``
+        sees of the determinization."""
+        return decide(game, game.bots["heuristic"], state, actor, legal, rng)
+
+    def budget_for(self, budget: int, players: int) -> int:
+        """The engine steps a decision gets at a table of ``players``."""
+        return budget
+
 
 class _Node:
     __slots__ = ("children", "visits", "available", "value")
@@ -88,25 +106,34 @@ class SearchBot(StateBot):
         if len(legal) == 1:
             return legal[0]
         searcher = self.searcher
-        budget = self.budget if budget is None else budget
+        budget = searcher.budget_for(self.budget if budget is None else budget, state.players)
+        modelled = searcher.model_opponents and state.players > 2
         root = _Node(state.players)
         steps = 0
         while steps < budget:
-            steps += 1 + self._iterate(game, searcher, root, state, seat, rng)
+            steps += 1 + self._iterate(game, searcher, root, state, seat, rng, modelled)
         # The answer is a move legal now: the most visited of those (every root move was
         # available in every determinization, the seat's own moves being what it sees).
         best = max(legal, key=lambda m: _visits(root, seat, m))
         return best
 
     def _iterate(self, game: Game, searcher: Searcher, root: _Node, state: BaseState,
-                 seat: int, rng: random.Random) -> int:
+                 seat: int, rng: random.Random, modelled: bool) -> int:
         """One determinization, walked down the tree, expanded, rolled out and backed up;
-        the engine steps it took."""
+        the engine steps it took. ``modelled``: the other seats play ``opponent_move`` and
+        the node stays where it was."""
         current = _fresh(searcher.determinize(state, seat, rng))
         node, path, steps = root, [root], 0
         outcome = game.outcome(current)
         while outcome is None:
             actor = game.to_act(current)[0]
+            if modelled and actor != seat:
+                legal = game.legal_moves(current, actor)
+                move = searcher.opponent_move(game, current, actor, legal, rng)
+                current = _advance(game, current, actor, move)
+                steps += 1
+                outcome = game.outcome(current)
+                continue
             legal = searcher.moves(game, current, actor)
             children = node.children
             untried = []

@@ -4,6 +4,8 @@ worth, and how to play on below the tree (the heuristic bot's judgement).
 Backpacks, scoring piles and the hiking pile are face up; a seat sees the draw and discard
 piles only as counts. So a determinization deals the cards of both piles anew, and the
 evaluation weighs miles scored against the miles each backpack can still take on hikes.
+At three or more players the other seats are played by the heuristic bot in the tree, and the
+budget grows with them: a whole tree over every seat's moves spread the search too thin.
 """
 
 from __future__ import annotations
@@ -32,6 +34,17 @@ PILE_SHARE = 1.0
 
 
 class HikeSearcher(Searcher):
+    model_opponents = True
+
+    def budget_for(self, budget: int, players: int) -> int:
+        """The budget for each other seat, at most three of them (the pace of a move)."""
+        return budget * (min(players, 4) - 1) if players > 2 else budget
+
+    def opponent_move(self, game: Game, state: HikeState, actor: int, legal: list,
+                      rng: random.Random):
+        """The heuristic bot's move on the bare view it reads."""
+        return heuristic_bot({"you": actor, **hike_view(state, actor)}, legal, rng)
+
     def determinize(self, state: HikeState, seat: int, rng: random.Random) -> HikeState:
         """Deal the draw and discard piles anew from their cards: a seat sees both as counts."""
         pool = sorted([*state.draw_pile, *state.discard_pile])

@@ -7,6 +7,7 @@ their cards together, and the conditions deck from its cards; the discard pile, 
 card and the seat's own hand stay (all public, or the seat's). Cards alike in every way (supply,
 wildness, tent and the tower on the back) stand for one another, so the hidden ones are dealt
 as the first card of their kind: the search then sees one move where a player sees one.
+At three or more players the other seats are played by the heuristic bot in the tree.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ def badger_gap(held: dict[str, bool]) -> int:
 class PinetopSearcher(Searcher):
     rollout_steps = 12
     exploration = 0.7
+    model_opponents = True
     # evaluate: a patch still to gain counts 1; each card in hand (up to the hand limit), each
     # camper on the map (up to three) and an unspent Friendship token count for a little.
     card = 0.22

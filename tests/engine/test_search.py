@@ -1,11 +1,13 @@
 """The search core on a game small enough to know the answer: Nim with one pile, take one to
-three, whoever takes the last stone wins. The winning move leaves a multiple of four."""
+three, whoever takes the last stone wins. With two players the winning move leaves a multiple
+of four; with three, the other seats may be modelled by a bot that always takes all it can."""
 
 from __future__ import annotations
 
 import random
 from typing import ClassVar, Literal
 
+import pytest
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 from engine.core import BaseState, Game, Outcome, Rng, StateBot, copy_model, decide
@@ -26,14 +28,14 @@ class NimState(BaseState):
 class Nim(Game[NimState, Take]):
     id = "nim"
     title = "Nim"
-    min_players = max_players = 2
+    min_players, max_players = 2, 3
     Options = BaseModel
     State = NimState
     move_adapter = TypeAdapter(Take)
     bots: ClassVar[dict] = {}
 
     def setup(self, players, options, seed):
-        return NimState(players=2, rng=Rng.from_seed(seed), pile=seed)
+        return NimState(players=players, rng=Rng.from_seed(seed), pile=seed)
 
     def to_act(self, state):
         return [] if state.pile == 0 else [state.active]
@@ -42,7 +44,8 @@ class Nim(Game[NimState, Take]):
         return [Take(stones=n) for n in (1, 2, 3) if n <= state.pile]
 
     def apply(self, state, seat, move):
-        return copy_model(state, {"pile": state.pile - move.stones, "active": 1 - seat})
+        return copy_model(state, {"pile": state.pile - move.stones,
+                                  "active": (seat + 1) % state.players})
 
     def view(self, state, seat):
         return {"pile": state.pile}
@@ -50,8 +53,8 @@ class Nim(Game[NimState, Take]):
     def outcome(self, state):
         if state.pile:
             return None
-        winner = 1 - state.active
-        return Outcome(scores=[int(s == winner) for s in (0, 1)], winners=[winner])
+        winner = (state.active - 1) % state.players
+        return Outcome(scores=[int(s == winner) for s in range(state.players)], winners=[winner])
 
 
 class NimSearcher(Searcher):
@@ -65,7 +68,29 @@ class NimSearcher(Searcher):
         return copy_model(state, {})
 
     def evaluate(self, state, seat):
-        return [0.5, 0.5]
+        return [1 / state.players] * state.players
+
+
+class GreedyOpponents(NimSearcher):
+    """The other seats modelled as taking as many stones as they may; the budget doubled."""
+
+    model_opponents = True
+
+    def __init__(self):
+        super().__init__()
+        self.searched: set[int] = set()
+        self.modelled: set[int] = set()
+
+    def moves(self, game, state, actor):
+        self.searched.add(actor)
+        return super().moves(game, state, actor)
+
+    def opponent_move(self, game, state, actor, legal, rng):
+        self.modelled.add(actor)
+        return max(legal, key=lambda m: m.stones)
+
+    def budget_for(self, budget, players):
+        return 2 * budget
 
 
 GAME = Nim()
@@ -106,3 +131,34 @@ def test_the_given_state_is_left_as_it_was():
     SearchBot(NimSearcher(), budget=500).decide(GAME, state, 0, GAME.legal_moves(state, 0),
                                                 random.Random(3))
     assert state.model_dump_json() == before
+
+
+@pytest.mark.parametrize(("pile", "stones"), [(8, 1), (12, 3)])
+def test_modelled_seats_play_the_models_move_and_are_not_searched(pile, stones):
+    # Against two seats that take all they can, the one winning move from 8 takes 1 (7 is
+    # left, then 4 and 1) and from 12 takes 3.
+    searcher = GreedyOpponents()
+    state = GAME.setup(3, None, pile)
+    move = SearchBot(searcher, budget=3000).decide(GAME, state, 0, GAME.legal_moves(state, 0),
+                                                   random.Random(1))
+    assert move == Take(stones=stones)
+    assert searcher.searched == {0}
+    assert searcher.modelled == {1, 2}
+
+
+def test_at_two_players_no_seat_is_modelled():
+    searcher = GreedyOpponents()
+    state = GAME.setup(2, None, 9)
+    SearchBot(searcher, budget=500).decide(GAME, state, 0, GAME.legal_moves(state, 0),
+                                           random.Random(1))
+    assert searcher.searched == {0, 1}
+    assert searcher.modelled == set()
+
+
+def test_the_budget_is_the_one_the_searcher_gives_for_the_table():
+    state = GAME.setup(2, None, 8)
+    legal = GAME.legal_moves(state, 0)
+    plain, doubled = NimSearcher(), GreedyOpponents()
+    SearchBot(plain, budget=1000).decide(GAME, state, 0, legal, random.Random(7))
+    SearchBot(doubled, budget=1000).decide(GAME, state, 0, legal, random.Random(7))
+    assert doubled.determinized > 1.5 * plain.determinized

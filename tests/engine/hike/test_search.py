@@ -42,10 +42,10 @@ def test_search_is_the_games_search_level():
     assert isinstance(BOT.searcher, HikeSearcher)
 
 
-@pytest.mark.parametrize("seed", [3, 8])
-def test_the_move_does_not_change_when_what_the_seat_cannot_see_is_permuted(seed):
+@pytest.mark.parametrize(("seed", "players"), [(3, 2), (8, 2), (5, 3)])
+def test_the_move_does_not_change_when_what_the_seat_cannot_see_is_permuted(seed, players):
     checked = 0
-    for s, seat, legal in positions(seed):
+    for s, seat, legal in positions(seed, players):
         other = hidden_permuted(s, random.Random(seed))
         assert other.draw_pile != s.draw_pile
         assert full_view(GAME, other, seat) == full_view(GAME, s, seat)
@@ -57,10 +57,23 @@ def test_the_move_does_not_change_when_what_the_seat_cannot_see_is_permuted(seed
     assert checked >= 5
 
 
-def test_the_same_seed_and_budget_give_the_same_move():
-    for s, seat, legal in list(positions(4))[:6]:
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_same_seed_and_budget_give_the_same_move(players):
+    for s, seat, legal in list(positions(4, players))[:6]:
         moves = {BOT.decide(GAME, s, seat, legal, random.Random(9), BUDGET) for _ in range(2)}
         assert len(moves) == 1
+
+
+def test_at_three_or_four_players_the_budget_is_for_each_other_seat():
+    assert SEARCHER.model_opponents
+    assert [SEARCHER.budget_for(3000, p) for p in (2, 3, 4, 5)] == [3000, 6000, 9000, 9000]
+
+
+def test_a_modelled_seat_plays_the_heuristic_bots_move():
+    for s, seat, legal in list(positions(7, 3))[:6]:
+        rng = random.Random(seat)
+        assert SEARCHER.opponent_move(GAME, s, seat, legal, random.Random(seat)) == decide(
+            GAME, GAME.bots["heuristic"], s, seat, legal, rng)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
