@@ -110,12 +110,9 @@ def main() -> None:
     steps = 0
     wall = time.perf_counter()
     games = [(args, i) for i in range(args.games)]
-    if args.jobs > 1:
-        with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
-            results = pool.map(_one_game, games, chunksize=1)
-    else:
-        results = map(_one_game, games)
-    for game_cpu, winners, mine, margin, game_steps in results:
+    pool = multiprocessing.get_context("spawn").Pool(args.jobs) if args.jobs > 1 else None
+    results = pool.imap(_one_game, games) if pool else map(_one_game, games)
+    for done, (game_cpu, winners, mine, margin, game_steps) in enumerate(results, 1):
         for lv, times in game_cpu.items():
             cpu[lv] += times
         steps += game_steps
@@ -124,6 +121,11 @@ def main() -> None:
             wins += len(winners) == 1
             shared += len(winners) > 1
             share += 1 / len(winners)
+        # Progress on stderr, so that a long run shows how far it is and the figures so far.
+        print(f"{done}/{args.games} games, {args.a}'s win share so far {share / done:.1%}",
+              file=sys.stderr, flush=True)
+    if pool:
+        pool.close()
     wall = time.perf_counter() - wall
 
     n = args.games

@@ -24,8 +24,8 @@ class Socket:
         self.version, self.view = first["version"], first["view"]
         self.others: list[dict] = []
 
-    def recv(self) -> dict:
-        return json.loads(self.ws.recv(timeout=10))
+    def recv(self, timeout: float = 10) -> dict:
+        return json.loads(self.ws.recv(timeout=timeout))
 
     def send(self, message: dict) -> None:
         self.ws.send(json.dumps(message))
@@ -44,9 +44,10 @@ class Socket:
         self.view["log"] = self.view["log"][-SHOWN:]
         self.version = patch["version"]
 
-    def until_version(self, version: int) -> None:
+    def until_version(self, version: int, timeout: float = 10) -> None:
+        """Patches applied until ``version``; ``timeout`` for each message."""
         while self.version < version:
-            message = self.recv()
+            message = self.recv(timeout)
             if message["type"] == "patch":
                 self.apply(message)
             else:

@@ -1,5 +1,7 @@
 import random
 
+import pytest
+
 from engine.core import Rng, copy_model, decide, full_view, play
 from engine.pinetop import GAME
 from engine.pinetop.search import LIKE, SEARCHER, badger_gap, search_bot
@@ -80,9 +82,11 @@ def test_determinizations_deal_the_hidden_cards_differently():
     assert len(decks) == 5
 
 
-def test_search_plays_only_legal_moves():
+# 100 games in five blocks, which the test processes share out.
+@pytest.mark.parametrize("block", range(5))
+def test_search_plays_only_legal_moves(block):
     # A small budget: a few iterations a move, every kind of decision met in 100 games.
-    for seed in range(100):
+    for seed in range(block * 20, (block + 1) * 20):
         seats = ["search", "heuristic"] if seed % 2 == 0 else ["heuristic", "search"]
         state = GAME.setup(2, GAME.options(MODULES if seed % 3 == 0 else {}), seed)
         rng = random.Random(seed)
