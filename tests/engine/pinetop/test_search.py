@@ -83,6 +83,7 @@ def test_determinizations_deal_the_hidden_cards_differently():
 
 
 # 100 games in five blocks, which the test processes share out.
+@pytest.mark.slow
 @pytest.mark.parametrize("block", range(5))
 def test_search_plays_only_legal_moves(block):
     # A small budget: a few iterations a move, every kind of decision met in 100 games.
