@@ -64,9 +64,9 @@ def test_the_same_seed_and_budget_give_the_same_move(players):
         assert len(moves) == 1
 
 
-def test_at_three_or_four_players_the_budget_is_for_each_other_seat():
+def test_at_three_or_more_players_the_budget_is_doubled():
     assert SEARCHER.model_opponents
-    assert [SEARCHER.budget_for(3000, p) for p in (2, 3, 4, 5)] == [3000, 6000, 9000, 9000]
+    assert [SEARCHER.budget_for(3000, p) for p in (2, 3, 4, 5)] == [3000, 6000, 6000, 6000]
 
 
 def test_a_modelled_seat_plays_the_heuristic_bots_move():
