@@ -1,5 +1,7 @@
 """Conceding: two players end at once; with more, the bot plays the seat and it ranks last."""
 
+import pytest
+
 
 def test_conceding_a_two_player_game_makes_the_other_win(live, documented):
     ana, ben = live.guest("Ana"), live.guest("Ben")
@@ -28,6 +30,7 @@ def test_only_a_seated_player_concedes(live, documented):
     assert live.client().post(f"/api/games/{game_id}/concede").status_code == 401
 
 
+@pytest.mark.slow
 def test_with_three_players_the_bot_plays_a_conceded_seat_which_ranks_last(live, sql):
     ana, ben = live.guest("Ana"), live.guest("Ben")
     game_id = live.start_game(ana, ben, bots=("random",))

@@ -42,6 +42,7 @@ def play_until(server, client, game_id, predicate):
     return state
 
 
+@pytest.mark.slow
 @pytest.mark.redis
 def test_a_bot_turn_left_by_a_killed_instance_is_played_once_by_the_survivor(
     database_url, redis_url, redis_prefix, tmp_path

@@ -149,6 +149,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.mark.slow
 def test_several_workers_are_added_up(tmp_path, sqlite_template, redis_url, redis_prefix):
     """``campground serve --workers 2``: a scrape, whichever worker answers it, counts the
     moves of both."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import time
 
+import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -79,6 +80,7 @@ def click_a_move(page: Page, rng: random.Random, clicked: dict[str, int]) -> boo
     return True
 
 
+@pytest.mark.slow
 def test_whole_game_against_the_bot(new_page):
     page = new_page("/", width=PHONE, height=800)
     page.locator("#player-name-input").fill("Ana")

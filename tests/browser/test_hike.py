@@ -6,6 +6,7 @@ import random
 import re
 import time
 
+import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -45,6 +46,7 @@ def click_a_move(page: Page, rng: random.Random) -> bool:
     return True
 
 
+@pytest.mark.slow
 def test_three_seat_game_played_in_two_browsers(new_page):
     host = new_page("/")
     expect(host.get_by_test_id("game-hike")).to_be_visible()

@@ -27,6 +27,7 @@ def test_rules_pages_read_without_javascript(browser, server_url, kind):
         context.close()
 
 
+@pytest.mark.slow
 def test_the_frame_shows_the_turn_the_last_move_watchers_and_a_replay(new_page):
     page = new_page("/", width=390, height=800)
     page.locator("#player-name-input").fill("Ana")

@@ -8,6 +8,7 @@ import re
 import time
 from collections import Counter
 
+import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -118,6 +119,7 @@ def click_a_move(page: Page, rng: random.Random, clicked: Counter, spend: bool) 
     return True
 
 
+@pytest.mark.slow
 def test_whole_game_against_the_bot(new_page):
     page = new_page("/", width=PHONE, height=800)
     refused: list[str] = []  # what the page's Content-Security-Policy blocked (inline styles...)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import time
 
+import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -160,6 +161,7 @@ def click_a_move(page: Page, rng: random.Random) -> bool:
     return True
 
 
+@pytest.mark.slow
 def test_a_player_who_left_finds_the_table_takes_the_seat_back_and_plays_again(new_page):
     ana, ben = new_page("/"), new_page("/")
     set_name(ana, "Ana")

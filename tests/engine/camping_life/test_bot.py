@@ -1,5 +1,7 @@
 import random
 
+import pytest
+
 from engine.camping_life import GAME
 from engine.camping_life.bot import heuristic_bot
 from engine.camping_life.moves import Pick
@@ -10,6 +12,7 @@ from engine.playout import play_out
 from .conftest import arrange, take
 
 
+@pytest.mark.slow
 def test_heuristic_bot_beats_random():
     wins = 0
     for seed in range(100):

@@ -47,6 +47,7 @@ def check_wrong_moves(s: CampingLifeState, seat: int, legal: list) -> None:
                 "A card must touch a card of your play area, side by side.")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("block", range(5))
 def test_random_games_finish_and_keep_every_invariant(block):
     for seed in range(block * GAMES // 5, (block + 1) * GAMES // 5):

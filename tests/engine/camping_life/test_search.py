@@ -135,6 +135,7 @@ def test_the_evaluation_favours_the_seat_with_more_points():
 
 
 # 100 games in two blocks, which the test processes share out.
+@pytest.mark.slow
 @pytest.mark.parametrize("block", range(2))
 def test_search_plays_only_legal_moves_in_100_seeded_games(block):
     for seed in range(block * 50, (block + 1) * 50):

@@ -102,6 +102,7 @@ def random_game(seed: int, players: int, sample: bool):
     return s, steps
 
 
+@pytest.mark.slow
 def test_five_hundred_random_games_finish_with_every_card_accounted_for():
     ended_during_hike = 0
     tie_breaks = 0

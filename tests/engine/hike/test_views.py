@@ -56,6 +56,7 @@ def check_new_log_entries(s):
         assert json.dumps(s.draw_pile)[1:-1] not in text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("block", range(BLOCKS))
 def test_views_never_show_the_draw_pile_or_the_rng(block):
     for seed in range(block * GAMES // BLOCKS, (block + 1) * GAMES // BLOCKS):

@@ -55,6 +55,7 @@ def _ids(v):
 
 
 # Each player count's games in two halves, which the test processes share out.
+@pytest.mark.slow
 @pytest.mark.parametrize("half", [0, 1])
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_random_games_finish_with_everything_accounted_for(players, half):

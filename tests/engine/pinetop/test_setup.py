@@ -3,6 +3,8 @@ first player drawn from the seed, and starting hands dealt in turn order from th
 
 import itertools
 
+import pytest
+
 from engine.core import Rng
 from engine.pinetop import GAME
 from engine.pinetop.board import GRID, corners, on_edge
@@ -21,6 +23,7 @@ def blue_inside(grid: list[int], players: int) -> bool:
                for p, c in enumerate(grid))
 
 
+@pytest.mark.slow
 def test_every_dealt_map_has_a_blue_card_inside():
     # The map is the first thing drawn from the seed, so the modules cannot change it (the
     # next test checks that): dealing the map alone covers every module combination.

@@ -74,6 +74,7 @@ def random_options(rng: random.Random) -> dict:
     return {"packs": rng.sample(list(PACKS), 3)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("block", range(BLOCKS))
 def test_random_games_finish_and_keep_every_invariant(block):
     for seed in range(block * GAMES // BLOCKS, (block + 1) * GAMES // BLOCKS):

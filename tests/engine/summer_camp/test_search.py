@@ -91,6 +91,7 @@ def test_a_redeal_changes_what_the_seat_cannot_see():
 
 
 # 100 games in four blocks, which the test processes share out.
+@pytest.mark.slow
 @pytest.mark.parametrize("block", range(4))
 def test_only_legal_moves_in_100_games(block):
     for seed in range(block * 25, (block + 1) * 25):
