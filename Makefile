@@ -13,8 +13,7 @@ UV_VERSION := 0.13.9
 # the tests start many.
 SYNC := $(BIN)/uv sync --locked --inexact --compile-bytecode --python $(BIN)/python
 # Test processes in parallel (pytest-xdist); most tests wait on servers and browsers, so more
-# than the cores. TEST_WORKERS=1 runs them one at a time. Each process takes one slow test or
-# one module's other tests at a time, the slow ones first (tests/conftest.py).
+# than the cores. TEST_WORKERS=1 runs them one at a time.
 TEST_WORKERS ?= 4
 
 .PHONY: serve test lock upgrade migrate simulate clean
@@ -43,7 +42,7 @@ migrate: $(VENV)/.installed
 # Bytecode is written even where the environment says not to (PYTHONDONTWRITEBYTECODE): every
 # test process and server would otherwise compile the project and the tests afresh.
 test: $(VENV)/.dev-installed
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder --durations=15 $(PYTEST_ARGS)
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist load --durations=15 $(PYTEST_ARGS)
 
 # Re-resolve uv.lock from pyproject.toml, keeping every pin that still fits.
 lock: | $(BIN)/uv
