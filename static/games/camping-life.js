@@ -1,7 +1,7 @@
 // Camping Life: both play areas, the round's row with its coin stacks, the next-round cards,
 // coins in hand and on the table, missions, the latest turn-over and the final scoring.
 // Every control comes from view.legal_moves; moves not placed here fall to the frame's bar.
-import { h } from "/static/js/dom.js";
+import { h, markup } from "/static/js/dom.js";
 
 const CSS = "/static/games/camping-life.css";
 
@@ -87,7 +87,7 @@ function who(seat, ctx, view) {
 
 function icon(name) {
   const span = h("span", { class: "cl-icon", "aria-hidden": "true" });
-  span.innerHTML = `<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round">${ICONS[name]}</svg>`;
+  span.append(markup(`<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round">${ICONS[name]}</svg>`));
   return span;
 }
 

@@ -1,6 +1,6 @@
 // Camp Pinetop's pictures as inline SVG (no emoji fonts needed): tent shapes, campers, the five
 // rank animals, supply suits, weather, wildlife and the observation tower.
-import { h } from "/static/js/dom.js";
+import { h, svgChildren } from "/static/js/dom.js";
 
 const NS = "http://www.w3.org/2000/svg";
 
@@ -90,7 +90,7 @@ function svg(body, { viewBox = "0 0 24 24", cls = "pt-svg", label = null, attrs 
     el.setAttribute("role", "img");
     el.setAttribute("aria-label", label);
   } else el.setAttribute("aria-hidden", "true");
-  el.innerHTML = body;
+  el.append(...svgChildren(body));
   return el;
 }
 

@@ -2,7 +2,7 @@
 // cards, the supply area, your hand, every player's rank, patches and hand count.
 // Every control comes from view.legal_moves; moves not placed here fall to the frame's bar.
 // The view (engine/pinetop/view.py) names components by id; the catalog holds what they show.
-import { fill, h } from "/static/js/dom.js";
+import { fill, h, markup } from "/static/js/dom.js";
 import {
   animalIcon, camperIcon, friendshipIcon, patchShape, suitIcon, tentIcon, towerIcon, weatherIcon, wildlifeIcon,
 } from "./pinetop-art.js";
@@ -304,7 +304,7 @@ const ARROW_TURN = { north: 90, east: 180, south: 270, west: 0 };
 function arrowIcon(edge) {
   const span = h("span", { class: "pt-arrow-icon", "aria-hidden": "true" });
   // A transform attribute, not a style: the page's CSP refuses inline styles.
-  span.innerHTML = `<svg viewBox="0 0 12 12"><g transform="rotate(${ARROW_TURN[edge]} 6 6)"><path d="M2 6h7M6 2.5 9.5 6 6 9.5" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round"/></g></svg>`;
+  span.append(markup(`<svg viewBox="0 0 12 12"><g transform="rotate(${ARROW_TURN[edge]} 6 6)"><path d="M2 6h7M6 2.5 9.5 6 6 9.5" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round"/></g></svg>`));
   return span;
 }
 

@@ -4,7 +4,7 @@
 // Every control comes from view.legal_moves; moves not placed here fall to the frame's bar.
 import { api } from "/static/js/api.js";
 import { cardBack } from "/static/js/card.js";
-import { h } from "/static/js/dom.js";
+import { h, markup } from "/static/js/dom.js";
 import { boardSvg, icon, PACK_NAMES, scCard, SEAT_COLOURS } from "/static/games/summer-camp-art.js";
 
 const CSS = "/static/games/summer-camp.css";
@@ -158,7 +158,7 @@ function boardSection(view, ctx, paths) {
     targets: new Set(targets.keys()),
   };
   const section = h("section", { class: "sc-panel sc-board", "data-testid": "board" });
-  section.innerHTML = boardSvg(board, "tall") + boardSvg(board, "wide");
+  section.append(markup(boardSvg(board, "tall") + boardSvg(board, "wide")));
   for (const g of section.querySelectorAll(".sc-path")) {
     const entry = targets.get(Number(g.dataset.path));
     if (entry) ctx.moveControl(g, entry);

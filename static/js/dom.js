@@ -36,11 +36,30 @@ export function errorBox(message) {
   return h("p", { class: "error", role: "alert" }, message);
 }
 
+// Trusted markup from our own code, never from a player, as nodes. Each distinct string is
+// parsed once: a table redrawn at every move clones its icons and boards instead of parsing them.
+const parsed = new Map();
+const PARSED_KEPT = 500;
+export function markup(html) {
+  let template = parsed.get(html);
+  if (!template) {
+    template = document.createElement("template");
+    template.innerHTML = html;
+    if (parsed.size >= PARSED_KEPT) parsed.delete(parsed.keys().next().value);
+    parsed.set(html, template);
+  }
+  return template.content.cloneNode(true);
+}
+
+// The children of an <svg> element written as markup (``body``), for an SVG element built here.
+export function svgChildren(body) {
+  return [...markup(`<svg>${body}</svg>`).firstChild.childNodes];
+}
+
 // An inline SVG picture (24 × 24 line art in currentColor), so no page depends on emoji fonts.
-// `body` is trusted markup from our own code, never from a player.
 export function svgIcon(body, { cls = "icon", label = null } = {}) {
   const span = h("span", { class: cls, "aria-hidden": label ? null : "true", role: label ? "img" : null, "aria-label": label });
-  span.innerHTML = `<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round">${body}</svg>`;
+  span.append(markup(`<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round">${body}</svg>`));
   return span;
 }
 

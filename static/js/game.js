@@ -71,7 +71,23 @@ export function gamePage(root, gameId) {
       pending = ref;
       flash = "";
     }
-    draw();
+    redraw();
+  };
+
+  // One drawing a frame, however many messages arrive in it (a move's patch and its ack, a
+  // bot's moves in a row); frames stop on a hidden page, so a timer stands in there, keeping
+  // its title and turn alerts current.
+  let drawDue = false;
+  const redraw = () => {
+    if (drawDue) return;
+    drawDue = true;
+    const run = () => {
+      if (!drawDue) return;
+      drawDue = false;
+      draw();
+    };
+    requestAnimationFrame(run);
+    setTimeout(run, 100);
   };
 
   const seatName = (seat) => view?.table?.seats?.[seat]?.name ?? `Seat ${seat + 1}`;
@@ -250,7 +266,7 @@ export function gamePage(root, gameId) {
         flash = reason || "This game cannot be opened.";
         if (!view) fill(parts.table, h("a", { href: "/", "data-nav": true, class: "button primary" }, "Back to camp"));
       }
-      draw();
+      redraw();
     },
     onMessage: (msg) => {
       if (msg.type === "state") {
@@ -286,7 +302,7 @@ export function gamePage(root, gameId) {
           flash = msg.message || msg.code || "That did not work.";
         }
       }
-      draw();
+      redraw();
     },
   });
 

@@ -131,6 +131,8 @@ def browser():
 def new_page(browser, server_url):
     """``new_page(path="/", width=..., height=..., **context_options)``: a page in a fresh
     context (a new player); the options go to Playwright's ``new_context`` (``reduced_motion``…).
+    Pages prefer reduced motion unless a test asks for ``reduced_motion="no-preference"``: a
+    click waits for its control to stand still, and the marks of every move animate for 0.6 s.
 
     Uncaught JavaScript errors, console errors (but the browser's note of a refused request, a
     4xx some tests probe for) and anything the Content-Security-Policy blocks, on any page, fail
@@ -140,6 +142,7 @@ def new_page(browser, server_url):
     errors: list[str] = []
 
     def make(path: str = "/", *, width: int = 1100, height: int = 900, **options):
+        options.setdefault("reduced_motion", "reduce")
         context = browser.new_context(viewport={"width": width, "height": height}, base_url=server_url, **options)
         context.set_default_timeout(15_000)
         contexts.append(context)
