@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 
@@ -86,6 +87,19 @@ def play(client: httpx.Client, game_id: str, kind: str, moves: int | None = None
             made += 1
         else:
             assert r.status_code == 409, r.text  # a bot's move came first: look again
+
+
+def play_to_the_end(people: list[httpx.Client], game_id: str, kind: str) -> None:
+    """Every person at the table plays on as ``play`` does, each in a thread of their own,
+    until the game ends."""
+    with ThreadPoolExecutor(len(people)) as pool:
+        list(pool.map(lambda client: play(client, game_id, kind), people))
+
+
+def as_player(page, base: str) -> httpx.Client:
+    """A client that is the player of a browser page (its cookie's token)."""
+    token = next(c["value"] for c in page.context.cookies() if c["name"] == COOKIE)
+    return httpx.Client(base_url=base, timeout=30, headers={"Authorization": f"Bearer {token}"})
 
 
 def wait_ended(client: httpx.Client, game_id: str, timeout: float = 120) -> dict:

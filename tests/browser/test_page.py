@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from engine.registry import GAMES
+from tests.browser.end_states import as_player, play_to_the_end
 from tests.browser.test_camping_life import click_a_move
 from tests.browser.test_hike import enter_name
 
@@ -28,7 +29,7 @@ def test_rules_pages_read_without_javascript(browser, server_url, kind):
 
 
 @pytest.mark.slow
-def test_the_frame_shows_the_turn_the_last_move_watchers_and_a_replay(new_page):
+def test_the_frame_shows_the_turn_the_last_move_watchers_and_a_replay(new_page, server_url):
     page = new_page("/", width=390, height=800)
     page.locator("#player-name-input").fill("Ana")
     page.locator("#player-name-input").press("Enter")
@@ -50,11 +51,13 @@ def test_the_frame_shows_the_turn_the_last_move_watchers_and_a_replay(new_page):
     expect(watcher.get_by_test_id("watching")).to_have_text("You are watching this table.")
     expect(page.get_by_test_id("watching")).to_have_count(0)
 
+    # Both play at their tables until Ana's page has shown her turn and the other's; the rest
+    # of the game is played through the API, and the pages follow it to the end.
     rng = random.Random(3)
-    deadline = time.monotonic() + 400
+    deadline = time.monotonic() + 120
     saw_your_turn = saw_waiting = False
-    while not page.get_by_test_id("outcome").is_visible():
-        assert time.monotonic() < deadline, "the game did not finish"
+    while not (saw_your_turn and saw_waiting):
+        assert time.monotonic() < deadline, "Ana's page never showed both turns"
         title = page.title()
         if "Your turn" in page.get_by_test_id("turn").inner_text():
             saw_your_turn |= title.startswith("● Your turn · Camping Life")
@@ -62,7 +65,9 @@ def test_the_frame_shows_the_turn_the_last_move_watchers_and_a_replay(new_page):
             saw_waiting |= not title.startswith("●")
         if not (click_a_move(page, rng, {}) or click_a_move(guest, rng, {})):
             page.wait_for_timeout(50)
-    assert saw_your_turn and saw_waiting
+    game_id = page.url.split("/games/")[1]
+    play_to_the_end([as_player(p, server_url) for p in (page, guest)], game_id, "camping-life")
+    expect(page.get_by_test_id("outcome")).to_be_visible()
     expect(page.get_by_test_id("last-move")).to_contain_text("Last:")
     assert not page.title().startswith("●")
 

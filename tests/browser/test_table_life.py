@@ -11,6 +11,8 @@ import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from tests.browser.end_states import as_player, play_to_the_end
+
 PHONE = 375
 LIVE_MOVES = '[data-testid="move"]:not([disabled]):not([aria-disabled="true"])'
 
@@ -162,7 +164,7 @@ def click_a_move(page: Page, rng: random.Random) -> bool:
 
 
 @pytest.mark.slow
-def test_a_player_who_left_finds_the_table_takes_the_seat_back_and_plays_again(new_page):
+def test_a_player_who_left_finds_the_table_takes_the_seat_back_and_plays_again(new_page, server_url):
     ana, ben = new_page("/"), new_page("/")
     set_name(ana, "Ana")
     set_name(ben, "Ben")
@@ -193,13 +195,24 @@ def test_a_player_who_left_finds_the_table_takes_the_seat_back_and_plays_again(n
     leaver.get_by_test_id("back").click()
     expect(strip.get_by_test_id("seat-away")).to_have_count(0)
 
+    # Both play on at their tables for a few moves each; the rest of the game is played through
+    # the API with the heuristic bot's choices (a whole game of clicks is test_hike's), and both
+    # tables follow it to the end.
     rng = random.Random(9)
-    deadline = time.monotonic() + 480
-    while not (leaver.get_by_test_id("outcome").is_visible() and stayer.get_by_test_id("outcome").is_visible()):
-        assert time.monotonic() < deadline, "the game did not finish"
-        moved = [click_a_move(page, rng) for page in (leaver, stayer)]
-        if not any(moved):
+    clicks = {"leaver": 0, "stayer": 0}
+    deadline = time.monotonic() + 120
+    while min(clicks.values()) < 4 and not leaver.get_by_test_id("outcome").is_visible():
+        assert time.monotonic() < deadline, f"the players could not play on ({clicks})"
+        moved = False
+        for name, page in (("leaver", leaver), ("stayer", stayer)):
+            if click_a_move(page, rng):
+                clicks[name] += 1
+                moved = True
+        if not moved:
             stayer.wait_for_timeout(50)
+    play_to_the_end([as_player(page, server_url) for page in (leaver, stayer)], game_id, "hike")
+    for page in (leaver, stayer):
+        expect(page.get_by_test_id("outcome")).to_be_visible()
     expect(leaver.get_by_test_id("winner")).to_contain_text("win")
 
     # Both play again: one opens the rematch, the other joins it with one click.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import chain
+
 from engine.core import play
 from engine.summer_camp import GAME
 from engine.summer_camp.board import build_path
@@ -26,7 +28,7 @@ def places(s: SummerCampState) -> dict[str, list[int]]:
 
 
 def all_cards(s: SummerCampState) -> list[int]:
-    return sorted(c for pile in places(s).values() for c in pile)
+    return sorted(chain.from_iterable(places(s).values()))
 
 
 def fetch(s: SummerCampState, key: str) -> int:
