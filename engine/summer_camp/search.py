@@ -49,6 +49,8 @@ turns, when no energy is left over and no hand is half played. A budget too smal
 re-deal at this length shortens it."""
 EDGE = 0.03
 """How much more of a win, per re-deal, another move must bring than the heuristic bot's."""
+SCALE = 2
+"""The search's budget is this many times the shared one (``budget_for``)."""
 
 
 class SummerCampSearcher(Searcher):
@@ -81,6 +83,12 @@ class SummerCampSearcher(Searcher):
     def moves(self, game, state: SummerCampState, actor: int) -> list[Move]:
         return pruned(state, actor, game.legal_moves(state, actor))
 
+    def budget_for(self, budget: int, players: int) -> int:
+        """Twice the budget: a re-deal plays out every move worth searching, so one budget
+        gives only a handful of re-deals, too few to tell moves apart; twice it stays well
+        inside a second a move."""
+        return SCALE * budget
+
     def rollout_move(self, game, state: SummerCampState, actor: int, legal: list[Move],
                      rng: random.Random) -> Move:
         return heuristic_bot(light_view(state, actor), legal, rng)
@@ -88,9 +96,11 @@ class SummerCampSearcher(Searcher):
 
 class SummerCampSearchBot(SearchBot):
     """Rollouts of the heuristic bot from each move worth searching (``moves``), all on one
-    re-deal, re-dealt until the budget is spent; the move whose lines did best is played if
-    it beat the heuristic bot's own move by more than ``EDGE`` a re-deal. A move the pruning
-    leaves alone is made at once."""
+    re-deal, re-dealt until the budget is spent; the budget is split into rounds, after each
+    of which the worse half of the moves is dropped (never the heuristic bot's own), so that
+    the last moves standing are compared over the most re-deals. The move whose lines did best
+    is played if it beat the heuristic bot's by more than ``EDGE`` a re-deal. A move the
+    pruning leaves alone is made at once."""
 
     def decide(self, game, state, seat, legal, rng, budget=None):
         if len(legal) == 1:
@@ -99,20 +109,28 @@ class SummerCampSearchBot(SearchBot):
         choices = searcher.moves(game, state, seat)
         if len(choices) == 1:
             return choices[0]
-        budget = self.budget if budget is None else budget
+        budget = searcher.budget_for(self.budget if budget is None else budget, state.players)
         usual = heuristic_bot(light_view(state, seat), legal, rng)
         choices = list(dict.fromkeys([usual, *choices]))
         totals = [0.0] * len(choices)
         horizon = min(HORIZON, budget // (2 * len(choices)))
+        live = list(range(len(choices)))
+        rounds = max(1, math.ceil(math.log2(len(choices))))
         deals = steps = 0
-        while steps < budget:
-            dealt = _fresh(searcher.determinize(state, seat, rng))
-            for i, move in enumerate(choices):
-                value, taken = self._played_out(game, dealt.clone(), seat, move, horizon, rng)
-                totals[i] += value
-                steps += taken
-            deals += 1
-        best = max(range(len(choices)), key=lambda i: (totals[i], -i))
+        for r in range(1, rounds + 1):
+            while steps < budget * r // rounds:
+                dealt = _fresh(searcher.determinize(state, seat, rng))
+                for i in live:
+                    value, taken = self._played_out(game, dealt.clone(), seat, choices[i],
+                                                    horizon, rng)
+                    totals[i] += value
+                    steps += taken
+                deals += 1
+            if r < rounds:
+                # Every move still in has been played on every re-deal, so totals compare.
+                ranked = sorted(live, key=lambda i: (-totals[i], i))
+                live = sorted(set(ranked[:(len(live) + 1) // 2]) | {0})
+        best = max(live, key=lambda i: (totals[i], -i))
         if totals[best] - totals[0] <= EDGE * deals:
             return usual
         return choices[best]

@@ -8,7 +8,8 @@ import pytest
 from engine.core import decide, full_view, step
 from engine.summer_camp import GAME
 from engine.summer_camp import search
-from engine.summer_camp.search import SummerCampSearcher, light_view, pruned
+from engine.summer_camp.search import (SummerCampSearchBot, SummerCampSearcher, light_view,
+                                       pruned)
 
 from .conftest import all_cards
 from .test_playouts import hidden_changed
@@ -115,3 +116,37 @@ def test_the_heuristic_bots_move_is_kept_unless_another_does_clearly_better(monk
     for state, seat, legal in positions(2, 9, count=3):
         usual = HEURISTIC(light_view(state, seat), legal, random.Random(0))
         assert SEARCH.decide(GAME, state, seat, legal, random.Random(2), 300) == usual
+
+
+def played_out(monkeypatch):
+    """Each line the search plays out, as (move, steps), while the test runs."""
+    lines = []
+    original = SummerCampSearchBot._played_out
+
+    def counted(self, game, state, seat, move, horizon, rng):
+        value, taken = original(self, game, state, seat, move, horizon, rng)
+        lines.append((move, taken))
+        return value, taken
+    monkeypatch.setattr(SummerCampSearchBot, "_played_out", counted)
+    return lines
+
+
+def test_summer_camp_searches_twice_the_budget(monkeypatch):
+    lines = played_out(monkeypatch)
+    state, seat, legal = positions(2, 9, count=1)[0]
+    SEARCH.decide(GAME, state, seat, legal, random.Random(3), 3000)
+    # One budget and a last re-deal (under 1,500 steps for a dozen moves) stay under 6000.
+    assert len(set(m for m, _ in lines)) < 12
+    assert sum(taken for _, taken in lines) >= 6000
+
+
+def test_the_worse_moves_are_dropped_and_the_heuristic_bots_kept(monkeypatch):
+    lines = played_out(monkeypatch)
+    for state, seat, legal in positions(2, 9, count=4):
+        lines.clear()
+        usual = HEURISTIC(light_view(state, seat), legal, random.Random(0))
+        SEARCH.decide(GAME, state, seat, legal, random.Random(2), 1000)
+        counts = {m: sum(1 for n, _ in lines if n == m) for m, _ in lines}
+        assert counts[usual] == max(counts.values())
+        if len(counts) > 2:
+            assert min(counts.values()) < counts[usual]
