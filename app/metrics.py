@@ -180,10 +180,10 @@ class MeasuredPool(AsyncAdaptedQueuePool):
 
 
 def watch_pool(engine: AsyncEngine) -> None:
-    """Count the engine's connections in use."""
-    pool = engine.sync_engine.pool
-    event.listen(pool, "checkout", lambda *_: DB_CONNECTIONS.inc())
-    event.listen(pool, "checkin", lambda *_: DB_CONNECTIONS.dec())
+    """Count the engine's connections in use, on the gauge named when the engine is watched."""
+    pool, in_use = engine.sync_engine.pool, DB_CONNECTIONS
+    event.listen(pool, "checkout", lambda *_: in_use.inc())
+    event.listen(pool, "checkin", lambda *_: in_use.dec())
 
 
 def parse_allowed(setting: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
