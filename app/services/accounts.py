@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from argon2 import PasswordHasher
+from argon2.profiles import RFC_9106_LOW_MEMORY
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
@@ -41,7 +42,7 @@ CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 CODE_LENGTH = 8
 WRONG = "Wrong handle or password."
 
-_hasher = PasswordHasher()
+_hasher = PasswordHasher.from_parameters(RFC_9106_LOW_MEMORY)
 _pool = ThreadPoolExecutor(max_workers=HASHERS, thread_name_prefix="argon2")
 
 

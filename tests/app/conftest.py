@@ -22,6 +22,7 @@ import pytest
 import redis
 import schemathesis
 import uvicorn
+from argon2 import PasswordHasher
 from sqlalchemy import make_url, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
@@ -29,6 +30,7 @@ from app.config import Settings
 from app.guard import server_options
 from app.main import create_app
 from app.migrate import upgrade
+from app.services import accounts
 from engine.core import IllegalMove, play
 from engine.registry import get_game
 
@@ -122,6 +124,19 @@ def seat_zero_starts(monkeypatch) -> None:
 
     seeds = itertools.cycle(seat_zero_seeds())
     monkeypatch.setattr(app.services.games, "new_seed", lambda: next(seeds))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def product_password_hasher() -> Iterator[PasswordHasher]:
+    """Passwords are hashed with argon2id at its lowest cost in these tests: the flows are the
+    same and a hash takes a millisecond, not 0.2 s of CPU. Yields the product's own hasher,
+    for the test of its parameters."""
+    product = accounts._hasher
+    accounts._hasher = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+    accounts._dummy_hash.cache_clear()
+    yield product
+    accounts._hasher = product
+    accounts._dummy_hash.cache_clear()
 
 
 @pytest.fixture(scope="session")

@@ -105,6 +105,16 @@ def test_passwords_and_tokens_are_stored_only_as_hashes(live, sql):
         assert secret not in everything
 
 
+def test_the_server_hashes_with_argon2ids_rfc_9106_low_memory_profile(
+    live, sql, monkeypatch, product_password_hasher
+):
+    monkeypatch.setattr(accounts, "_hasher", product_password_hasher)
+    ana = signed_in(live, "Ana")
+    [(stored,)] = sql("select password_hash from players where id = :id", id=ana.id)
+    assert argon2.extract_parameters(stored) == argon2.profiles.RFC_9106_LOW_MEMORY
+    assert device(live, ana.handle).id == ana.id
+
+
 def test_an_unknown_handle_and_a_wrong_password_get_the_same_answer_after_the_same_work(
     live, monkeypatch
 ):
