@@ -62,7 +62,7 @@ schema = schemathesis.openapi.from_dict(
 
 
 FUZZ = settings(
-    max_examples=50, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck)
+    max_examples=25, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck)
 )
 
 
