@@ -53,6 +53,11 @@ class PinetopSearcher(Searcher):
     friendship = 0.3
     sharpness = 1.2
 
+    def budget_for(self, budget: int, players: int) -> int:
+        """Half as much again at three or more players, where the other seats' turns take
+        most of each line's steps; twice would pass a second a move at four."""
+        return budget * 3 // 2 if players > 2 else budget
+
     def determinize(self, state: PinetopState, seat: int, rng: random.Random) -> PinetopState:
         others = [x for x in range(state.players) if x != seat]
         pool = [LIKE[c] for c in state.deck]

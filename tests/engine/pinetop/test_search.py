@@ -48,6 +48,11 @@ def search_move(state, seat, seed=5, budget=400):
     return search_bot.decide(GAME, state, seat, legal, random.Random(seed), budget=budget)
 
 
+def test_at_three_or_more_players_the_budget_is_half_as_much_again():
+    assert SEARCHER.model_opponents
+    assert [SEARCHER.budget_for(3000, p) for p in (2, 3, 4, 5)] == [3000, 4500, 4500, 4500]
+
+
 def test_the_move_does_not_depend_on_what_the_seat_cannot_see():
     rng = random.Random(0)
     for state, seat in positions():
