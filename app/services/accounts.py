@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from argon2 import PasswordHasher
-from argon2.profiles import RFC_9106_LOW_MEMORY
 from argon2.exceptions import InvalidHashError, VerificationError
+from argon2.profiles import RFC_9106_LOW_MEMORY
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
