@@ -54,9 +54,12 @@ class PinetopSearcher(Searcher):
     sharpness = 1.2
 
     def budget_for(self, budget: int, players: int) -> int:
-        """Half as much again at three or more players, where the other seats' turns take
-        most of each line's steps (p95 under 0.7 s a move at four players, docs/bots.md)."""
-        return budget * 3 // 2 if players > 2 else budget
+        """More at three or more players, where the other seats' turns take most of each
+        line's steps: twice at three, half as much again at four and five, whose steps cost
+        more (p95 about 0.7 s a move at either, docs/bots.md)."""
+        if players == 3:
+            return 2 * budget
+        return budget * 3 // 2 if players > 3 else budget
 
     def determinize(self, state: PinetopState, seat: int, rng: random.Random) -> PinetopState:
         others = [x for x in range(state.players) if x != seat]

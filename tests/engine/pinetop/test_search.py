@@ -48,9 +48,9 @@ def search_move(state, seat, seed=5, budget=400):
     return search_bot.decide(GAME, state, seat, legal, random.Random(seed), budget=budget)
 
 
-def test_at_three_or_more_players_the_budget_is_half_as_much_again():
+def test_the_budget_is_doubled_at_three_players_and_half_as_much_again_at_four_and_five():
     assert SEARCHER.model_opponents
-    assert [SEARCHER.budget_for(3000, p) for p in (2, 3, 4, 5)] == [3000, 4500, 4500, 4500]
+    assert [SEARCHER.budget_for(3000, p) for p in (2, 3, 4, 5)] == [3000, 6000, 4500, 4500]
 
 
 def test_the_move_does_not_depend_on_what_the_seat_cannot_see():
