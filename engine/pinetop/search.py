@@ -57,9 +57,9 @@ class PinetopSearcher(Searcher):
         """More at three or more players, where the other seats' turns take most of each
         line's steps: twice at three, half as much again at four and five, whose steps cost
         more (p95 about 0.7 s a move at either, docs/bots.md)."""
-        if players == 3:
-            return 2 * budget
-        return budget * 3 // 2 if players > 3 else budget
+        if players == 2:
+            return budget
+        return 2 * budget if players == 3 else budget * 3 // 2
 
     def determinize(self, state: PinetopState, seat: int, rng: random.Random) -> PinetopState:
         others = [x for x in range(state.players) if x != seat]
