@@ -52,7 +52,7 @@ class Rng(BaseModel):
             if x < limit:
                 return x % n
 
-    def shuffle(self, items: list) -> None:
+    def shuffle(self, items: list[Any]) -> None:
         """Fisher-Yates with ``below``; ``next64`` and ``below`` are written out here, with
         the state in a local, because a shuffle draws a number per item."""
         state = self.state
@@ -99,7 +99,7 @@ class Event(BaseModel):
     seat: int | None = None
 
     @_Once
-    def public(self) -> dict:
+    def public(self) -> dict[str, Any]:
         """The entry as views show it (``log_view``), built once and shared by every view
         (views are read, never changed)."""
         return {"text": self.text, "seat": self.seat}
@@ -111,16 +111,23 @@ _event = Event.__pydantic_validator__.validate_python
 class UndoPoint(BaseModel):
     """A state ``seat`` may return to within its turn (``engine.undo``), before one of its
     steps: the step's move and first log line. The turn's first point also holds the state
-    before it, as JSON without the undo points; the states before later steps are that state
-    with the moves of the steps between played again, so a turn of many steps stores one
-    state, not one per step. (Points stored with a state each and no move stay valid.)"""
+    before it (the state itself until stored, then JSON without the undo points: most points
+    are dropped unstored); the states before later steps are that state with the moves of the
+    steps between played again, so a turn of many steps stores one state, not one per step.
+    (Points stored with a state each and no move stay valid.)"""
 
     model_config = ConfigDict(frozen=True)
 
     seat: int
-    state: str | None = None
-    move: dict | None = None
+    state: str | BaseModel | None = None
+    move: dict[str, Any] | None = None
     step: str | None = None
+
+    @field_serializer("state")
+    def _state_json(self, state: str | BaseModel | None) -> str | None:
+        if isinstance(state, BaseModel):
+            return state.model_dump_json(exclude={"log", "undo"})
+        return state
 
 
 class BaseState(BaseModel):
@@ -144,6 +151,9 @@ class BaseState(BaseModel):
     last_decision: int | None = None
     # Steps of the acting seat's turn that it may still take back, the latest last.
     undo: list[UndoPoint] = []
+    # Steps taken back since the turn last moved on for good (``engine.undo``), at most
+    # ``UNDOS_PER_TURN``.
+    taken_back: int = 0
 
     @field_serializer("logged")
     def _logged_with_log(self, logged: int) -> int:
@@ -170,17 +180,25 @@ class Outcome(BaseModel):
 S = TypeVar("S", bound=BaseState)
 M = TypeVar("M", bound=BaseModel)
 
-class StateBot(ABC):
+
+class StateBot(ABC, Generic[S, M]):
     """A bot that plays from the state rather than the view (``engine.search``): it must read
-    of the state only what its seat may see, which each game's tests check by permuting the
-    rest."""
+    of the state only what its seat may see, which each game's tests check by dealing the rest
+    again and comparing the search's ``Trace``."""
 
     @abstractmethod
-    def decide(self, game: Game, state: BaseState, seat: int, legal: list,
-               rng: random.Random, budget: int | None = None) -> Any: ...
+    def decide(
+        self,
+        game: Game[S, M],
+        state: S,
+        seat: int,
+        legal: list[M],
+        rng: random.Random,
+        budget: int | None = None,
+    ) -> Any: ...
 
 
-Bot = Callable[[dict, list, random.Random], Any] | StateBot
+Bot = Callable[[dict[str, Any], list[Any], random.Random], Any] | StateBot[Any, Any]
 """A bot sees exactly what its seat sees (the view), the legal moves, and its own RNG; a
 ``StateBot`` is given the state and keeps to the same."""
 
@@ -193,56 +211,67 @@ class Game(ABC, Generic[S, M]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     Options: ClassVar[type[BaseModel]]
-    State: ClassVar[type[BaseState]]
-    move_adapter: ClassVar[TypeAdapter]
+    State: type[S]  # a class attribute too: a ``ClassVar`` cannot hold ``S``
+    # The moves as a discriminated union by ``type``, and its adapter.
+    Move: ClassVar[Any]
+    move_adapter: TypeAdapter[M]  # as ``State``
+    # The shapes of ``view``'s dict and of ``Outcome.details`` (``engine.shapes``), for the
+    # API's schema and the tests: never built at run time.
+    View: ClassVar[type[BaseModel]]
+    Details: ClassVar[type[BaseModel]]
     bots: ClassVar[dict[str, Bot]]
 
+    # By position only, so that a game may give its rule functions themselves as methods.
     @abstractmethod
-    def setup(self, players: int, options: BaseModel, seed: int) -> S: ...
+    def setup(self, players: int, options: Any, seed: int) -> S: ...  # the game's ``Options``
 
     @abstractmethod
-    def to_act(self, state: S) -> list[int]:
+    def to_act(self, state: S, /) -> list[int]:
         """The seats that must decide now; empty once the game is over."""
 
     @abstractmethod
-    def legal_moves(self, state: S, seat: int) -> list[M]:
+    def legal_moves(self, state: S, seat: int, /) -> list[M]:
         """Every move ``seat`` may make now (empty if it need not act)."""
 
     @abstractmethod
-    def apply(self, state: S, seat: int, move: M) -> S:
+    def apply(self, state: S, seat: int, move: M, /) -> S:
         """The next state; raises ``IllegalMove``. Must not mutate ``state``."""
 
-    def advance(self, state: S, seat: int, move: M) -> S:
+    def advance(self, state: S, seat: int, move: M, /) -> S:
         """``apply`` for a game no person will take back (bots' playouts and searches): a game
         with undo points leaves none, which spares it a copy of the state per step. ``move``
         is one of ``legal_moves(state, seat)``: a game may skip checking it again."""
         return self.apply(state, seat, move)
 
     @abstractmethod
-    def view(self, state: S, seat: int | None) -> dict:
+    def view(self, state: S, seat: int | None, /) -> dict[str, Any]:
         """The game-specific part of what ``seat`` may see (``None``: a spectator)."""
 
     @abstractmethod
-    def outcome(self, state: S) -> Outcome | None: ...
+    def outcome(self, state: S, /) -> Outcome | None: ...
 
-    def take_back_moves(self, state: S, seat: int) -> list[dict]:
+    def take_back_moves(self, state: S, seat: int, /) -> list[dict[str, Any]]:
         """Entries for a person's legal moves beyond the game's own: taking back a step
         (``engine.undo``). Bots are never offered them."""
         return []
 
-    def describe(self, state: S, seat: int, move: M) -> str:
+    def seat_name(self, seat: int) -> str:
+        """How the game's log names a seat."""
+        return f"Player {seat + 1}"
+
+    def describe(self, state: S, seat: int, move: M, /) -> str:
         """A short label for a legal move, shown on its button."""
         return move.model_dump_json()
 
-    def labelled(self, state: S, seat: int, legal: list[M]) -> list[dict]:
+    def labelled(self, state: S, seat: int, legal: list[M], /) -> list[dict[str, Any]]:
         """The legal moves as views show them: each one's JSON and its label."""
         return [{"move": move_json(m), "label": self.describe(state, seat, m)} for m in legal]
 
-    def catalog(self) -> dict:
+    def catalog(self) -> dict[str, Any]:
         """The game's components as JSON-ready data, the same for every table."""
         return {}
 
-    def options(self, data: dict | None) -> BaseModel:
+    def options(self, data: dict[str, Any] | None) -> BaseModel:
         try:
             return self.Options.model_validate(data or {})
         except ValidationError as exc:
@@ -254,7 +283,7 @@ class Game(ABC, Generic[S, M]):
         except ValidationError as exc:
             raise IllegalMove(f"Not a valid move: {_first_error(exc)}") from exc
 
-    def load(self, data: dict) -> S:
+    def load(self, data: dict[str, Any]) -> S:
         return self.State.model_validate(data)
 
     def load_json(self, text: str | bytes) -> S:
@@ -262,7 +291,7 @@ class Game(ABC, Generic[S, M]):
         without the dict that decoding it first would build."""
         return self.State.model_validate_json(text)
 
-    def dump(self, state: S) -> dict:
+    def dump(self, state: S) -> dict[str, Any]:
         return state.model_dump(mode="json")
 
     def dump_json(self, state: S) -> str:
@@ -312,14 +341,14 @@ def _first_error(exc: ValidationError) -> str:
     return f"{where}: {msg}" if where else msg
 
 
-def check_players(game: Game, players: int) -> None:
+def check_players(game: Game[Any, Any], players: int) -> None:
     if not game.min_players <= players <= game.max_players:
         raise IllegalMove(
             f"{game.title} is for {game.min_players} to {game.max_players} players, not {players}."
         )
 
 
-def play(game: Game[S, M], state: S, seat: int, move: M | dict) -> S:
+def play(game: Game[S, M], state: S, seat: int, move: M | dict[str, Any]) -> S:
     """Apply one move with the checks shared by every game: parsed, not over, seat to act.
     The new state's ``log`` holds the entries this move produced, and only those."""
     if isinstance(move, dict):
@@ -348,18 +377,22 @@ def step(game: Game[S, M], state: S, seat: int, move: M, *, take_back: bool = Tr
 
 
 def full_view(
-    game: Game[S, M], state: S, seat: int | None, legal: list | None = None, *, person: bool = False
-) -> dict:
+    game: Game[S, M],
+    state: S,
+    seat: int | None,
+    legal: list[M] | None = None,
+    *,
+    person: bool = False,
+) -> dict[str, Any]:
     """Everything that leaves the engine for a seat goes through here: one projection.
     ``legal``: the seat's legal moves, when the caller has them already."""
     outcome = game.outcome(state)
-    if seat is None or outcome is not None:
-        legal = []
-    elif legal is None:
-        legal = game.legal_moves(state, seat)
-    entries = game.labelled(state, seat, legal) if legal else []
-    if person and legal:  # a person's view, not a bot's: it may offer to take a step back
-        entries += game.take_back_moves(state, seat)
+    entries: list[dict[str, Any]] = []
+    if seat is not None and outcome is None:
+        legal = game.legal_moves(state, seat) if legal is None else legal
+        entries = game.labelled(state, seat, legal) if legal else []
+        if person and legal:  # a person's view, not a bot's: it may offer to take a step back
+            entries += game.take_back_moves(state, seat)
     return {
         "game": game.id,
         "players": state.players,
@@ -372,7 +405,7 @@ def full_view(
     }
 
 
-def keep(cache: dict, key: Any, value: Any, kept: int) -> None:
+def keep(cache: dict[Any, Any], key: Any, value: Any, kept: int) -> None:
     """``cache[key] = value``, the oldest entry dropped once ``cache`` holds ``kept``: the
     identity caches that let views share what did not change, sized for every game a busy
     server has in play at once."""
@@ -384,19 +417,19 @@ def keep(cache: dict, key: Any, value: Any, kept: int) -> None:
     cache[key] = value
 
 
-def log_view(entries: Iterable[Event]) -> list[dict]:
+def log_view(entries: Iterable[Event]) -> list[dict[str, Any]]:
     """What a seat may read of log entries: the one projection of the log, for every channel
     (socket, REST, replay). Entries are public, the same for every seat and spectator."""
     return [e.public for e in entries]
 
 
-_MOVE_JSON: dict[int, tuple[BaseModel, dict]] = {}
+_MOVE_JSON: dict[int, tuple[BaseModel, dict[str, Any]]] = {}
 """The JSON of frozen moves, by id (the move kept alive here, so the id is not reused):
 games build their legal moves once, so the same move objects come back step after step."""
 _MOVE_JSON_KEPT = 4096
 
 
-def move_json(move: BaseModel) -> dict:
+def move_json(move: BaseModel) -> dict[str, Any]:
     """``move.model_dump(mode="json")``, shared between views for a frozen move."""
     hit = _MOVE_JSON.get(id(move))
     if hit is not None and hit[0] is move:
@@ -405,27 +438,3 @@ def move_json(move: BaseModel) -> dict:
     if move.model_config.get("frozen"):
         keep(_MOVE_JSON, id(move), (move, data), _MOVE_JSON_KEPT)
     return data
-
-
-def random_bot(view: dict, legal: list, rng: random.Random):
-    """Picks uniformly among the legal moves: works for every game."""
-    return legal[rng.randrange(len(legal))]
-
-
-def decide(game: Game[S, M], bot: Bot, state: S, seat: int, legal: list, rng: random.Random,
-           budget: int | None = None) -> Any:
-    """The move ``bot`` makes for ``seat``, the one place any bot is asked: a ``StateBot``
-    searches from the state within ``budget`` (its own default when ``None``), any other bot
-    chooses from the seat's view."""
-    if isinstance(bot, StateBot):
-        return bot.decide(game, state, seat, legal, rng, budget)
-    return bot(bot_view(game, bot, state, seat, legal), legal, rng)
-
-
-def bot_view(game: Game[S, M], bot: Bot, state: S, seat: int, legal: list) -> dict:
-    """What ``bot`` is given to choose from: the seat's full view, except for the random bot,
-    which reads only the legal moves (building a view it never read was most of the cost of
-    a step of a random playout)."""
-    if bot is random_bot:
-        return {}
-    return full_view(game, state, seat, legal)

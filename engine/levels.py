@@ -4,6 +4,7 @@ A game offers the levels it has bots for (``Game.bots``), weakest first."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from engine.core import Game
 
@@ -16,13 +17,20 @@ class Level:
 
 
 LEVELS = (
-    Level("random", "Beginner",
-          "Plays any legal move at random: a gentle table to learn the rules."),
-    Level("heuristic", "Casual",
-          "Takes whatever looks best this turn, by a few rules of thumb, without looking ahead."),
-    Level("search", "Expert",
-          "Thinks ahead: plays out many ways the game could go from what its seat can see, "
-          "and picks the move that wins most often."),
+    Level(
+        "random", "Beginner", "Plays any legal move at random: a gentle table to learn the rules."
+    ),
+    Level(
+        "heuristic",
+        "Casual",
+        "Takes whatever looks best this turn, by a few rules of thumb, without looking ahead.",
+    ),
+    Level(
+        "search",
+        "Expert",
+        "Thinks ahead: plays out many ways the game could go from what its seat can see, "
+        "and picks the move that wins most often.",
+    ),
 )
 _BY_ID = {level.id: level for level in LEVELS}
 
@@ -32,7 +40,7 @@ def level(level_id: str) -> Level:
     return _BY_ID.get(level_id) or Level(level_id, level_id.capitalize(), "")
 
 
-def offered(game: Game) -> list[dict]:
+def offered(game: Game[Any, Any]) -> list[dict[str, Any]]:
     """The levels ``game`` has bots for, weakest first, as JSON-ready data."""
     known = [lv.id for lv in LEVELS if lv.id in game.bots]
     others = [lv for lv in game.bots if lv not in _BY_ID]

@@ -7,7 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import BaseState, Game, decide, step
+from engine.bots import decide
+from engine.core import BaseState, Game, M, S, step
 
 
 @dataclass
@@ -17,11 +18,11 @@ class Playout:
 
 
 def play_out(
-    game: Game,
+    game: Game[S, M],
     players: int,
     seed: int,
     bots: list[str],
-    options: dict | None = None,
+    options: dict[str, Any] | None = None,
     max_steps: int = 100_000,
     on_step: Callable[[BaseState], None] | None = None,
     budget: int | None = None,
@@ -29,7 +30,7 @@ def play_out(
 ) -> Playout:
     """Play one game to its end with one bot level per seat; every bot sees only its view
     (the random bot only the legal moves). ``ask``: how each bot is asked, with
-    ``engine.core.decide``'s arguments (a benchmark wraps it to time each decision)."""
+    ``engine.bots.decide``'s arguments (a benchmark wraps it to time each decision)."""
     state = game.setup(players, game.options(options), seed)
     rng = random.Random(seed)
     steps = 0

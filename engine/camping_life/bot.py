@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import random
 from functools import lru_cache
+from typing import Any
 
 from engine.camping_life import area as play_area
 from engine.camping_life.cards import CARDS
@@ -29,7 +30,7 @@ COIN_PRICE = 0.5  # what a coin point spent now costs the later bids of the roun
 PROMISE = {"road": 0.4, "house": 0.5, "forest": 0.4, "campfire": 0.3, "pool": 0.3, "tent": 0.0}
 
 
-def _cells(seat_view: dict) -> Cells:
+def _cells(seat_view: dict[str, Any]) -> Cells:
     return tuple(None if c is None else c["id"] for row in seat_view["area"] for c in row)
 
 
@@ -45,8 +46,9 @@ def _lead(mine: Cells, theirs: Cells, missions: tuple[int, ...]) -> float:
 
 
 @lru_cache(maxsize=65536)
-def _best_cell(mine: Cells, theirs: Cells, missions: tuple[int, ...], card: int
-               ) -> tuple[float, tuple[int, int] | None]:
+def _best_cell(
+    mine: Cells, theirs: Cells, missions: tuple[int, ...], card: int
+) -> tuple[float, tuple[int, int] | None]:
     """The most my lead can grow by placing ``card``, and where (room for growth breaks ties)."""
     cells = play_area.targets(mine)
     if not cells:
@@ -59,10 +61,11 @@ def _best_cell(mine: Cells, theirs: Cells, missions: tuple[int, ...], card: int
         gain = _lead(after, theirs, missions) - base + room
         if best is None or gain > best[0]:
             best = (gain, (r, c))
+    assert best is not None  # there was a cell
     return best[0] + PROMISE[CARDS[card].kind], best[1]
 
 
-def _worth(view: dict, seat: int, card: int) -> float:
+def _worth(view: dict[str, Any], seat: int, card: int) -> float:
     """What ``card`` is worth to ``seat`` as the bot can judge it from ``view``."""
     me = view["you"]
     missions = [m["id"] for m in view["open_missions"]]
@@ -72,29 +75,30 @@ def _worth(view: dict, seat: int, card: int) -> float:
     return _best_cell(_cells(seats[seat]), _cells(seats[1 - seat]), tuple(missions), card)[0]
 
 
-def heuristic_bot(view: dict, legal: list[Move], rng: random.Random) -> Move:
+def heuristic_bot(view: dict[str, Any], legal: list[Move], rng: random.Random) -> Move:
     first = legal[0]
     me = view["you"]
     if isinstance(first, Place):
         seats = view["seats"]
-        missions = tuple([m["id"] for m in view["open_missions"]]
-                         + [view["secret_mission"]["id"]])
+        missions = tuple([m["id"] for m in view["open_missions"]] + [view["secret_mission"]["id"]])
         mine, theirs = _cells(seats[me]), _cells(seats[1 - me])
         # Of the won cards, the one whose best place gains the most goes first.
+        places = [m for m in legal if isinstance(m, Place)]  # all of them
         options = []
-        for card in dict.fromkeys(m.card for m in legal):
+        for card in dict.fromkeys(m.card for m in places):
             gain, cell = _best_cell(mine, theirs, missions, card)
             options.append((gain, card, cell))
         _, card, cell = max(options, key=lambda o: o[0])
-        return next(m for m in legal if (m.card, (m.row, m.col)) == (card, cell))
+        return next(m for m in places if (m.card, (m.row, m.col)) == (card, cell))
     if isinstance(first, Pick):
-        return max(legal, key=lambda m: _worth(view, me, m.card))
+        picks = [m for m in legal if isinstance(m, Pick)]  # all of them
+        return max(picks, key=lambda m: _worth(view, me, m.card))
     if isinstance(first, BidTable):
         return _table_coin(view, legal, rng)
     return _card_bid(view, legal, rng)
 
 
-def _desire(view: dict, card: int) -> float:
+def _desire(view: dict[str, Any], card: int) -> float:
     """Worth to me, plus half its worth to the opponent (what I deny them)."""
     me = view["you"]
     return max(_worth(view, me, card) + 0.5 * _worth(view, 1 - me, card), 0.05)
@@ -105,10 +109,9 @@ def _chance(lead: float) -> float:
     return 1 / (1 + math.exp(-1.5 * lead))
 
 
-def _card_bid(view: dict, legal: list[Move], rng: random.Random) -> Move:
+def _card_bid(view: dict[str, Any], legal: list[Move], rng: random.Random) -> Move:
     me = view["you"]
-    opp_bids_left = TURNS - sum(1 for slot in view["row"] for b in slot["bids"]
-                                if b["seat"] != me)
+    opp_bids_left = TURNS - sum(1 for slot in view["row"] for b in slot["bids"] if b["seat"] != me)
     best = None
     for slot in view["row"]:
         card = slot["card"]["id"]
@@ -118,27 +121,29 @@ def _card_bid(view: dict, legal: list[Move], rng: random.Random) -> Move:
         expected = AVERAGE_COIN * theirs + (0.7 if opp_bids_left else 0.0) + 0.25
         before = _chance(sum(mine) - expected) if mine else 0.0
         desire = _desire(view, card)
-        for coin in sorted({m.coin for m in legal}):
+        for coin in sorted({m.coin for m in legal if isinstance(m, BidCard)}):
             gain = desire * (_chance(sum(mine) + coin - expected) - before)
             value = gain - COIN_PRICE * coin + rng.random() * 0.1
             if best is None or value > best[0]:
                 best = (value, card, coin)
+    assert best is not None  # there was a card and a coin
     return BidCard(card=best[1], coin=best[2])
 
 
-def _table_coin(view: dict, legal: list[Move], rng: random.Random) -> Move:
+def _table_coin(view: dict[str, Any], legal: list[Move], rng: random.Random) -> Move:
     me = view["you"]
     mine, theirs = view["seats"][me], view["seats"][1 - me]
     prize = max((_desire(view, c["id"]) for c in view["next_round"]), default=0.0)
     turns_after = TURNS - view["turn"]
     # Their coin of this turn is still to come or face down: count it as average.
-    expected = (sum(theirs["table_coins"]) + AVERAGE_COIN * (turns_after + 1))
+    expected = sum(theirs["table_coins"]) + AVERAGE_COIN * (turns_after + 1)
     best = None
-    for coin in sorted({m.coin for m in legal}):
+    for coin in sorted({m.coin for m in legal if isinstance(m, BidTable)}):
         mine_total = sum(mine["table_coins"]) + coin + AVERAGE_COIN * turns_after
-        value = (prize * _chance((mine_total - expected) / 2) - COIN_PRICE * coin
-                 + rng.random() * 0.1)
+        value = (
+            prize * _chance((mine_total - expected) / 2) - COIN_PRICE * coin + rng.random() * 0.1
+        )
         if best is None or value > best[0]:
             best = (value, coin)
+    assert best is not None  # there was a coin
     return BidTable(coin=best[1])
-

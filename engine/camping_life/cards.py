@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Literal
+from typing import Any, Literal
 
 Kind = Literal["road", "pool", "forest", "tent", "campfire", "house", "mission"]
 
@@ -34,12 +34,22 @@ class Card:
             name += " with an umbrella"
         return name
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         if self.kind == "mission":
-            return {"id": self.id, "kind": "mission", "key": self.key, "text": self.text,
-                    "points": self.points}
-        return {"id": self.id, "kind": self.kind, "name": self.name,
-                "umbrella": self.umbrella, "road": self.road}
+            return {
+                "id": self.id,
+                "kind": "mission",
+                "key": self.key,
+                "text": self.text,
+                "points": self.points,
+            }
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "name": self.name,
+            "umbrella": self.umbrella,
+            "road": self.road,
+        }
 
 
 NAMES = {
@@ -90,12 +100,19 @@ TERRAIN: list[tuple[Kind, int, int, int]] = [
 
 
 def _build() -> list[Card]:
-    cards = [Card(id=i, kind="mission", key=k, points=p, text=t)
-             for i, (k, p, t) in enumerate(MISSIONS)]
+    cards = [
+        Card(id=i, kind="mission", key=k, points=p, text=t) for i, (k, p, t) in enumerate(MISSIONS)
+    ]
     for kind, plain, umbrella, road in TERRAIN:
         for n in range(plain + umbrella + road):
-            cards.append(Card(id=len(cards), kind=kind, umbrella=plain <= n < plain + umbrella,
-                              road=n >= plain + umbrella))
+            cards.append(
+                Card(
+                    id=len(cards),
+                    kind=kind,
+                    umbrella=plain <= n < plain + umbrella,
+                    road=n >= plain + umbrella,
+                )
+            )
     return cards
 
 

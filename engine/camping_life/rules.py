@@ -11,15 +11,18 @@ A tie on the table discards both next-round cards.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any, TypeVar
 
 from engine.camping_life import area as play_area
 from engine.camping_life.area import where
 from engine.camping_life.cards import CARDS, MISSION_IDS, TERRAIN_IDS
 from engine.camping_life.moves import BidCard, BidTable, Move, Pick, Place
+from engine.camping_life.reveal import placement, reveal, settle
 from engine.camping_life.scoring import CELLS, COLS, ROWS, area_of, breakdown
-from engine.camping_life.state import (COINS, SEAT_NAMES, Bid, CampingLifeState, CardResult,
-                                       Placement, RoundSummary)
-from engine.core import IllegalMove, Outcome, Rng, copy_model, unchecked
+from engine.camping_life.state import COINS, SEAT_NAMES, Bid, CampingLifeState
+from engine.core import IllegalMove, Outcome, Rng
+
+T = TypeVar("T")
 
 ROW_SIZE = 4
 NEXT_ROUND_SIZE = 2
@@ -31,14 +34,16 @@ def setup(players: int, seed: int) -> CampingLifeState:
     missions = list(MISSION_IDS)
     s.rng.shuffle(missions)
     s.open_missions = missions[:2]
-    s.secret_missions = missions[2:2 + players]
-    s.mission_pile = missions[2 + players:]
+    s.secret_missions = missions[2 : 2 + players]
+    s.mission_pile = missions[2 + players :]
     s.draw = list(TERRAIN_IDS)
     s.rng.shuffle(s.draw)
     s.areas = [[None] * CELLS for _ in range(players)]
     s.starter = s.rng.below(players)
-    s.say("Two missions are open; each player draws a secret mission. "
-          f"{SEAT_NAMES[s.starter]} is drawn at random to start.")
+    s.say(
+        "Two missions are open; each player draws a secret mission. "
+        f"{SEAT_NAMES[s.starter]} is drawn at random to start."
+    )
     _new_round(s)
     return s
 
@@ -59,14 +64,19 @@ def to_act(s: CampingLifeState) -> list[int]:
     return []
 
 
-def _acts(f: dict, seat: int) -> bool:
+def _acts(f: dict[str, Any], seat: int) -> bool:
     """``seat in to_act(s)`` from the fields of ``s``, without building the list."""
-    phase = f["phase"]
+    phase: str = f["phase"]
     if phase == "bid_card" or phase == "bid_table":
-        return seat == f["bidder"]
+        bidder: int = f["bidder"]
+        return seat == bidder
     if phase == "place":
-        return seat == f["placements"][0].seat
-    return phase == "pick" and seat == f["picker"]
+        placer: int = f["placements"][0].seat
+        return seat == placer
+    if phase == "pick":
+        picker: int = f["picker"]
+        return seat == picker
+    return False
 
 
 def placing(s: CampingLifeState) -> list[int]:
@@ -95,7 +105,7 @@ def legal_moves(s: CampingLifeState, seat: int) -> list[Move]:
     return [PLACE[card, r, c] for card in dict.fromkeys(placing(s)) for r, c in cells]
 
 
-def _held(f: dict, seat: int) -> tuple[int, ...]:
+def _held(f: dict[str, Any], seat: int) -> tuple[int, ...]:
     """The values of the coins in ``seat``'s hand, each once, lowest first."""
     return tuple(sorted(set(f["coins"][seat])))
 
@@ -106,12 +116,17 @@ def _bids(card: int, held: tuple[int, ...]) -> tuple[BidCard, ...]:
 
 
 # Moves are frozen values: every legal move is built once here, not at every step.
-BID_CARD = {(card, coin): BidCard(card=card, coin=coin)
-            for card in TERRAIN_IDS for coin in set(COINS)}
+BID_CARD = {
+    (card, coin): BidCard(card=card, coin=coin) for card in TERRAIN_IDS for coin in set(COINS)
+}
 BID_TABLE = {coin: BidTable(coin=coin) for coin in set(COINS)}
 PICK = {card: Pick(card=card) for card in TERRAIN_IDS}
-PLACE = {(card, r, c): Place(card=card, row=r, col=c)
-         for card in TERRAIN_IDS for r in range(-1, ROWS + 1) for c in range(-1, COLS + 1)}
+PLACE = {
+    (card, r, c): Place(card=card, row=r, col=c)
+    for card in TERRAIN_IDS
+    for r in range(-1, ROWS + 1)
+    for c in range(-1, COLS + 1)
+}
 
 
 def apply(s: CampingLifeState, seat: int, move: Move) -> CampingLifeState:
@@ -138,7 +153,7 @@ def _prompt(phase: str) -> str:
     }[phase]
 
 
-def _replaced(items: list, at: int, value: object) -> list:
+def _replaced(items: list[T], at: int, value: T) -> list[T]:
     """``items`` with ``value`` at ``at``, as a new list: a move never changes a list of the
     state in place, as the state before it shares them (``CampingLifeState.successor``)."""
     items = items.copy()
@@ -146,7 +161,7 @@ def _replaced(items: list, at: int, value: object) -> list:
     return items
 
 
-def _without(f: dict, seat: int, coin: int) -> list[list[int]]:
+def _without(f: dict[str, Any], seat: int, coin: int) -> list[list[int]]:
     """The coins in hand, from the fields of a state, once ``seat`` has put down ``coin``."""
     coins = f["coins"]
     held = coins[seat]
@@ -162,8 +177,11 @@ def _bid_card(s: CampingLifeState, seat: int, move: BidCard) -> None:
     card, coin = move.card, move.coin
     if card not in f["row"]:
         raise IllegalMove("That card is not in this round's row.")
-    s.update(coins=_without(f, seat, coin), card_bids=[*f["card_bids"], _bid(seat, card, coin)],
-             phase="bid_table")
+    s.update(
+        coins=_without(f, seat, coin),
+        card_bids=[*f["card_bids"], _bid(seat, card, coin)],
+        phase="bid_table",
+    )
     s.say(f"{SEAT_NAMES[seat]} puts a coin on the {CARDS[card].name}.", seat)
 
 
@@ -185,8 +203,11 @@ def _bid_table(s: CampingLifeState, seat: int, move: BidTable) -> None:
         return
     table = [[*t, h] for t, h in zip(f["table_coins"], hidden)]
     s.update(coins=coins, table_coins=table, hidden_table=[None] * f["players"])
-    s.say("Table coins turned over: "
-          + ", ".join(f"{SEAT_NAMES[p]} {t[-1]}" for p, t in enumerate(table)) + ".")
+    s.say(
+        "Table coins turned over: "
+        + ", ".join(f"{SEAT_NAMES[p]} {t[-1]}" for p, t in enumerate(table))
+        + "."
+    )
     if f["turn"] < TURNS:
         s.update(turn=f["turn"] + 1, bidder=starter, phase="bid_card")
     else:
@@ -200,11 +221,11 @@ def _end_bidding(s: CampingLifeState) -> None:
         s.say(text + ". A tie: nobody picks, the next-round cards are discarded.")
         s.discard = s.discard + s.next_round
         s.next_round = []
-        _reveal(s)
+        reveal(s)
         return
     if not s.next_round:
         s.say(text + ". There are no next-round cards left to pick.")
-        _reveal(s)
+        reveal(s)
         return
     s.picker = 0 if totals[0] > totals[1] else 1
     s.say(text + f". {SEAT_NAMES[s.picker]} picks a next-round card.")
@@ -217,70 +238,8 @@ def _pick(s: CampingLifeState, seat: int, move: Pick) -> None:
     s.next_round = [c for c in s.next_round if c != move.card]
     s.picked = move.card
     s.say(f"{SEAT_NAMES[seat]} picks the {CARDS[move.card].name}.", seat)
-    s.placements = [_placement(seat, move.card)]
+    s.placements = [placement(seat, move.card)]
     s.phase = "place"
-
-
-@lru_cache(maxsize=None)
-def _placement(seat: int, card: int) -> Placement:
-    """Placements are frozen values: each is built once, like the bids."""
-    return Placement(seat=seat, card=card)
-
-
-def _reveal(s: CampingLifeState) -> None:
-    """Turn over the coins on the cards; each card goes to the higher total, ties are discarded."""
-    f = s.__dict__
-    seats = range(f["players"])
-    row = f["row"]
-    on_card = {card: [[] for _ in seats] for card in row}
-    for b in f["card_bids"]:
-        bid = b.__dict__
-        if bid["card"] in on_card:
-            on_card[bid["card"]][bid["seat"]].append(bid["coin"])
-    results = []
-    discard = f["discard"].copy()
-    placements = f["placements"].copy()
-    for card in row:
-        coins = on_card[card]
-        totals = [sum(c) if c else None for c in coins]
-        name = CARDS[card].name
-        shown = ", ".join(f"{SEAT_NAMES[p]} {'+'.join(map(str, coins[p]))}"
-                          for p in seats if coins[p])
-        bidders = [p for p in seats if totals[p] is not None]
-        winner = None
-        if not bidders:
-            s.say(f"Nobody bid on the {name}: it is discarded.")
-        else:
-            best = max(totals[p] for p in bidders)
-            top = [p for p in bidders if totals[p] == best]
-            if len(top) > 1:
-                s.say(f"{name}: {shown}. A tie: it is discarded.")
-            else:
-                winner = top[0]
-                s.say(f"{name}: {shown}. {SEAT_NAMES[winner]} wins it.")
-        results.append(unchecked(CardResult, {"card": card, "coins": coins, "winner": winner,
-                                              "placed": False if winner is None else None},
-                                 set(_CARD_RESULT_FIELDS)))
-        if winner is None:
-            discard.append(card)
-        else:
-            placements.append(_placement(winner, card))
-    # Each player places all the cards they won, in the order they choose.
-    first = {}
-    for p in placements:
-        first.setdefault(p.seat, len(first))
-    placements.sort(key=lambda p: first[p.seat])
-    summary = unchecked(RoundSummary, {"round": f["round"],
-                                       "table_totals": [sum(t) for t in f["table_coins"]],
-                                       "picker": f["picker"], "picked": f["picked"],
-                                       "cards": results},
-                        set(_SUMMARY_FIELDS))
-    s.update(revealed=True, discard=discard, placements=placements, last_round=summary, row=[],
-             card_bids=[], phase="place")
-
-
-_CARD_RESULT_FIELDS = frozenset(CardResult.model_fields)
-_SUMMARY_FIELDS = frozenset(RoundSummary.model_fields)
 
 
 def _place(s: CampingLifeState, seat: int, move: Place) -> None:
@@ -290,8 +249,11 @@ def _place(s: CampingLifeState, seat: int, move: Place) -> None:
     if card not in cards:
         if len(set(cards)) == 1:
             raise IllegalMove(f"You must place the {CARDS[cards[0]].name} now.")
-        raise IllegalMove("You must place one of the cards you won: "
-                          + ", ".join(CARDS[c].name for c in dict.fromkeys(cards)) + ".")
+        raise IllegalMove(
+            "You must place one of the cards you won: "
+            + ", ".join(CARDS[c].name for c in dict.fromkeys(cards))
+            + "."
+        )
     area = f["areas"][seat]
     if not (-1 <= row <= ROWS and -1 <= col <= COLS):
         raise IllegalMove("Your play area is 4 cards wide and 3 high.")
@@ -308,10 +270,10 @@ def _place(s: CampingLifeState, seat: int, move: Place) -> None:
     placements = f["placements"]
     for i, p in enumerate(placements):
         if p.seat == seat and p.card == card:
-            placements = placements[:i] + placements[i + 1:]
+            placements = placements[:i] + placements[i + 1 :]
             break
     s.update(areas=areas, placements=placements)
-    _settle(s, card, placed=True)
+    settle(s, card, placed=True)
     s.say(f"{SEAT_NAMES[seat]} places the {CARDS[card].name} {where(row, col)}.", seat)
 
 
@@ -320,20 +282,7 @@ _MOVES = {"bid_card": _bid_card, "bid_table": _bid_table, "pick": _pick, "place"
 
 
 def _touches(area: list[int | None], row: int, col: int) -> bool:
-    return any((row + dr, col + dc) in set(play_area.occupied(area))
-               for dr, dc in play_area.STEPS)
-
-
-def _settle(s: CampingLifeState, card: int, placed: bool) -> None:
-    """Record where a won card of the turn-over went; the picked card, placed before it, is not
-    one of its cards."""
-    # A game saved before summaries were kept has none for the turn-over under way.
-    f = s.__dict__
-    summary = f["last_round"]
-    if not f["revealed"] or summary is None:
-        return
-    cards = [copy_model(c, {"placed": placed}) if c.card == card else c for c in summary.cards]
-    s.last_round = copy_model(summary, {"cards": cards})
+    return any((row + dr, col + dc) in set(play_area.occupied(area)) for dr, dc in play_area.STEPS)
 
 
 def _advance(s: CampingLifeState) -> None:
@@ -343,13 +292,15 @@ def _advance(s: CampingLifeState) -> None:
         while f["placements"] and None not in f["areas"][f["placements"][0].seat]:
             lost = f["placements"][0]
             s.update(placements=f["placements"][1:], discard=[*f["discard"], lost.card])
-            _settle(s, lost.card, placed=False)
-            s.say(f"{SEAT_NAMES[lost.seat]}'s play area is full: the "
-                  f"{CARDS[lost.card].name} is discarded.")
+            settle(s, lost.card, placed=False)
+            s.say(
+                f"{SEAT_NAMES[lost.seat]}'s play area is full: the "
+                f"{CARDS[lost.card].name} is discarded."
+            )
         if f["placements"]:
             return
         if not f["revealed"]:
-            _reveal(s)
+            reveal(s)
         else:
             _end_round(s)
 
@@ -370,17 +321,29 @@ def _end_round(s: CampingLifeState) -> None:
 def _new_round(s: CampingLifeState) -> None:
     f = s.__dict__
     row = f["next_round"].copy()
-    next_round = []
+    next_round: list[int] = []
     draw = f["draw"].copy()
     while len(row) < ROW_SIZE and draw:
         row.append(draw.pop())
     while len(next_round) < NEXT_ROUND_SIZE and draw:
         next_round.append(draw.pop())
     seats = range(f["players"])
-    s.update(row=row, next_round=next_round, draw=draw, turn=1, bidder=f["starter"],
-             picker=None, picked=None, revealed=False, coins=[list(COINS) for _ in seats],
-             table_coins=[[] for _ in seats], hidden_table=[None for _ in seats], card_bids=[],
-             placements=[], phase="bid_card")
+    s.update(
+        row=row,
+        next_round=next_round,
+        draw=draw,
+        turn=1,
+        bidder=f["starter"],
+        picker=None,
+        picked=None,
+        revealed=False,
+        coins=[list(COINS) for _ in seats],
+        table_coins=[[] for _ in seats],
+        hidden_table=[None for _ in seats],
+        card_bids=[],
+        placements=[],
+        phase="bid_card",
+    )
     s.say(f"Round {f['round']}: {SEAT_NAMES[f['starter']]} starts.")
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import Any
 
 from engine.camping_life.cards import CARDS, Card
 
@@ -76,8 +77,16 @@ _FIRST_COLUMN = sum(1 << (r * COLS) for r in range(ROWS))
 _LAST_COLUMN = _FIRST_COLUMN << (COLS - 1)
 
 
-_NO_MASKS: Masks = {"road": 0, "pool": 0, "forest": 0, "tent": 0, "campfire": 0, "house": 0,
-                    "mission": 0, "links": 0}
+_NO_MASKS: Masks = {
+    "road": 0,
+    "pool": 0,
+    "forest": 0,
+    "tent": 0,
+    "campfire": 0,
+    "house": 0,
+    "mission": 0,
+    "links": 0,
+}
 
 
 def masks(area: Area) -> Masks:
@@ -102,14 +111,22 @@ def id_masks(ids: Sequence[int | None]) -> Masks:
 
 def _beside(mask: int) -> int:
     """The cells next to those of ``mask``, side by side."""
-    return (((mask << 1) & ~_FIRST_COLUMN) | ((mask >> 1) & ~_LAST_COLUMN)
-            | (mask << COLS) | (mask >> COLS)) & _FULL
+    return (
+        ((mask << 1) & ~_FIRST_COLUMN)
+        | ((mask >> 1) & ~_LAST_COLUMN)
+        | (mask << COLS)
+        | (mask >> COLS)
+    ) & _FULL
 
 
 def _touching(a: int, b: int) -> int:
     """How many pairs of side-by-side cells have one cell in ``a`` and the other in ``b``."""
-    return ((a << 1 & ~_FIRST_COLUMN & b).bit_count() + (a >> 1 & ~_LAST_COLUMN & b).bit_count()
-            + (a << COLS & b).bit_count() + (a >> COLS & b).bit_count())
+    return (
+        (a << 1 & ~_FIRST_COLUMN & b).bit_count()
+        + (a >> 1 & ~_LAST_COLUMN & b).bit_count()
+        + (a << COLS & b).bit_count()
+        + (a >> COLS & b).bit_count()
+    )
 
 
 @lru_cache(maxsize=None)
@@ -232,7 +249,7 @@ def _umbrellas(cells: Sequence[Card | None]) -> int:
 
 
 def _best_row(area: Area, measure: Callable[[Sequence[Card | None]], int]) -> int:
-    return max(measure(area[r * COLS:(r + 1) * COLS]) for r in range(ROWS))
+    return max(measure(area[r * COLS : (r + 1) * COLS]) for r in range(ROWS))
 
 
 def corners(area: Area) -> set[int]:
@@ -251,8 +268,9 @@ def _largest_group(area: Area, kind: str) -> int:
 
 
 def _adjacent_pair(area: Area, kind: str) -> bool:
-    return any(_is(area[i], kind) and _is(area[j], kind)
-               for i in range(CELLS) for j in NEIGHBOURS[i])
+    return any(
+        _is(area[i], kind) and _is(area[j], kind) for i in range(CELLS) for j in NEIGHBOURS[i]
+    )
 
 
 # "Most" missions: the measure each player is compared on.
@@ -288,16 +306,19 @@ def mission_points(mission: Card, areas: Sequence[Area]) -> list[int]:
     return [mission.points if m == top else 0 for m in measures]
 
 
-def breakdown(areas: Sequence[Area], missions: Sequence[Card]) -> list[dict]:
+def breakdown(areas: Sequence[Area], missions: Sequence[Card]) -> list[dict[str, Any]]:
     """Each player's points by terrain kind and by mission, with the total."""
     per_area = [masks(a) for a in areas]
-    result = [{name: score(m) for name, score in _TERRAIN_BY_MASKS.items()} for m in per_area]
+    result: list[dict[str, Any]] = [
+        {name: score(m) for name, score in _TERRAIN_BY_MASKS.items()} for m in per_area
+    ]
     for seat in range(len(areas)):
         result[seat]["missions"] = {}
     for mission in missions:
         for seat, pts in enumerate(mission_points(mission, areas)):
             result[seat]["missions"][mission.key] = pts
     for entry in result:
-        entry["total"] = (sum(entry[name] for name in TERRAIN_SCORES)
-                          + sum(entry["missions"].values()))
+        entry["total"] = sum(entry[name] for name in TERRAIN_SCORES) + sum(
+            entry["missions"].values()
+        )
     return result

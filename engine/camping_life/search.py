@@ -17,7 +17,7 @@ from functools import lru_cache
 from engine.camping_life import area as play_area
 from engine.camping_life.bot import _best_cell
 from engine.camping_life.cards import CARDS
-from engine.camping_life.moves import Place
+from engine.camping_life.moves import Move, Place
 from engine.camping_life.rules import placing
 from engine.camping_life.scoring import area_of, id_terrain_points, mission_points
 from engine.camping_life.state import Bid, CampingLifeState
@@ -37,9 +37,10 @@ SPREAD_PER_CELL = 0.5
 PLACES_TRIED = 4
 
 
-class CampingLifeSearcher(Searcher):
-    def determinize(self, state: CampingLifeState, seat: int, rng: random.Random
-                    ) -> CampingLifeState:
+class CampingLifeSearcher(Searcher[CampingLifeState, Move]):
+    def determinize(
+        self, state: CampingLifeState, seat: int, rng: random.Random
+    ) -> CampingLifeState:
         other = 1 - seat
         f = state.__dict__
         # The terrain cards face down: the draw pile, and the discard pile under its top card.
@@ -56,27 +57,33 @@ class CampingLifeSearcher(Searcher):
         # The other player's coins not turned over: on the cards, on the table, in hand.
         theirs = [b for b in f["card_bids"] if b.seat == other]
         hidden = f["hidden_table"][other]
-        coins = sorted([*f["coins"][other], *(b.coin for b in theirs),
-                        *(() if hidden is None else (hidden,))])
+        coins = sorted(
+            [*f["coins"][other], *(b.coin for b in theirs), *(() if hidden is None else (hidden,))]
+        )
         rng.shuffle(coins)
         dealt = iter(coins)
-        card_bids = [Bid(seat=other, card=b.card, coin=next(dealt)) if b.seat == other else b
-                     for b in f["card_bids"]]
+        card_bids = [
+            Bid(seat=other, card=b.card, coin=next(dealt)) if b.seat == other else b
+            for b in f["card_bids"]
+        ]
         hidden_table = f["hidden_table"].copy()
         if hidden is not None:
             hidden_table[other] = next(dealt)
         hands = f["coins"].copy()
         hands[other] = list(dealt)
-        return copy_model(state, {
-            "draw": terrain[:drawn],
-            "discard": [*terrain[drawn:], *shown],
-            "mission_pile": missions[1:],
-            "secret_missions": secret,
-            "card_bids": card_bids,
-            "hidden_table": hidden_table,
-            "coins": hands,
-            "rng": Rng.from_seed(rng.getrandbits(64)),
-        })
+        return copy_model(
+            state,
+            {
+                "draw": terrain[:drawn],
+                "discard": [*terrain[drawn:], *shown],
+                "mission_pile": missions[1:],
+                "secret_missions": secret,
+                "card_bids": card_bids,
+                "hidden_table": hidden_table,
+                "coins": hands,
+                "rng": Rng.from_seed(rng.getrandbits(64)),
+            },
+        )
 
     def evaluate(self, state: CampingLifeState, seat: int) -> list[float]:
         f = state.__dict__
@@ -92,7 +99,9 @@ class CampingLifeSearcher(Searcher):
         first = 1 / (1 + math.exp(-lead / spread))
         return [first, 1 - first]
 
-    def moves(self, game: Game, state: CampingLifeState, actor: int) -> list:
+    def moves(
+        self, game: Game[CampingLifeState, Move], state: CampingLifeState, actor: int
+    ) -> list[Move]:
         """The legal moves; for placing a won card, only its few best cells."""
         legal = super().moves(game, state, actor)
         if not isinstance(legal[0], Place) or len(legal) <= PLACES_TRIED:
@@ -100,14 +109,21 @@ class CampingLifeSearcher(Searcher):
         mine, theirs, missions = _seen(state, actor)
         base = _lead(mine, theirs, missions)
 
-        def gain(m: Place) -> float:
+        def gain(m: Move) -> float:
+            assert isinstance(m, Place)  # every move now places the card
             after = tuple(play_area.place(mine, m.row, m.col, m.card))
             return _lead(after, theirs, missions) - base
 
         return sorted(legal, key=gain, reverse=True)[:PLACES_TRIED]
 
-    def rollout_move(self, game: Game, state: CampingLifeState, actor: int, legal: list,
-                     rng: random.Random):
+    def rollout_move(
+        self,
+        game: Game[CampingLifeState, Move],
+        state: CampingLifeState,
+        actor: int,
+        legal: list[Move],
+        rng: random.Random,
+    ) -> Move:
         """A won card goes where the heuristic bot puts it (its best cell for the points the
         seat can count); coins go anywhere, as the other player's are unknown."""
         if isinstance(legal[0], Place):
@@ -117,8 +133,13 @@ class CampingLifeSearcher(Searcher):
                 gain, cell = _best_cell(mine, theirs, missions, card)
                 if best is None or gain > best[0]:
                     best = (gain, card, cell)
+            assert best is not None  # there is a card to place
             _, card, cell = best
-            return next(m for m in legal if (m.card, (m.row, m.col)) == (card, cell))
+            return next(
+                m
+                for m in legal
+                if isinstance(m, Place) and (m.card, (m.row, m.col)) == (card, cell)
+            )
         return legal[rng.randrange(len(legal))]
 
 
@@ -145,4 +166,3 @@ def _points(first: Cells, second: Cells, missions: tuple[int, ...]) -> tuple[int
         totals[0] += pts[0]
         totals[1] += pts[1]
     return totals[0], totals[1]
-

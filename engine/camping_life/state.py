@@ -116,7 +116,18 @@ class CampingLifeState(BaseState):
         self.__pydantic_fields_set__.update(fields)
 
 
-_LISTS = ("mission_pile", "open_missions", "secret_missions", "draw", "row", "next_round",
-          "discard", "card_bids", "hidden_table", "placements", "log")
+_LISTS = (
+    "mission_pile",
+    "open_missions",
+    "secret_missions",
+    "draw",
+    "row",
+    "next_round",
+    "discard",
+    "card_bids",
+    "hidden_table",
+    "placements",
+    "log",
+)
 _LISTS_OF_LISTS = ("areas", "coins", "table_coins")
 _COPIED = frozenset((*_LISTS, *_LISTS_OF_LISTS, "rng"))

@@ -43,7 +43,8 @@ def _augment(card_id: int, occ: dict[str, int | None], locked: str | None, seen:
         if s == locked or s in seen or not mask & SPACE_BITS[s]:
             continue
         seen.add(s)
-        if occ[s] is None or _augment(occ[s], occ, locked, seen):
+        held = occ[s]
+        if held is None or _augment(held, occ, locked, seen):
             occ[s] = card_id
             return True
     return False

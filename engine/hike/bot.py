@@ -10,9 +10,22 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
+
+from pydantic import BaseModel
 
 from engine.hike.cards import BEAR, BEAR_SPRAY, BLISTER, CARDS, GRANOLA_BAR, RACCOON, SKUNK, SOCKS
-from engine.hike.moves import Continue, Discard, Draw, DropOut, Join, Pack, StayBehind, TakeHike
+from engine.hike.moves import (
+    Continue,
+    Discard,
+    Draw,
+    DropOut,
+    Join,
+    Move,
+    Pack,
+    StayBehind,
+    TakeHike,
+)
 
 DECK = Counter(c.name for c in CARDS)
 MILES = {c.name: c.miles for c in CARDS}
@@ -25,14 +38,17 @@ GUARDS = {SOCKS: 1.5, BEAR_SPRAY: 1.0}
 BACKPACK_MILE = 1.0
 SHARE = 0.3
 
+Shown = dict[str, Any]
+"""A card or a seat as the view shows it."""
 
-def _held(seat: dict) -> list[dict]:
+
+def _held(seat: Shown) -> list[Shown]:
     return [c for c in seat["backpack"].values() if c is not None]
 
 
-def _unseen(view: dict) -> Counter:
+def _unseen(view: dict[str, Any]) -> Counter[str]:
     """How many of each card the bot has not seen face up (in the draw or discard pile)."""
-    seen: Counter = Counter()
+    seen: Counter[str] = Counter()
     for seat in view["seats"]:
         seen.update(c["name"] for c in _held(seat))
         seen.update(c["name"] for c in seat["scored"])
@@ -46,7 +62,7 @@ def _unseen(view: dict) -> Counter:
 class Risk:
     """What the next card turned up on a hike means to a backpack, on average."""
 
-    def __init__(self, held: list[dict], unseen: Counter):
+    def __init__(self, held: list[Shown], unseen: Counter[str]):
         names = Counter(c["name"] for c in held)
         miles = sorted(c["miles"] for c in held)
         total = sum(miles)
@@ -81,28 +97,28 @@ class Risk:
         self.gain = gain / n
 
 
-def _keep_value(card: dict, held: list[dict]) -> float:
+def _keep_value(card: Shown, held: list[Shown]) -> float:
     """How much a card is worth keeping: miles, guards, and being the only one of its item
     (a second copy does not help to match a hike card)."""
     same = sum(c["name"] == card["name"] for c in held)
-    value = card["miles"] + GUARDS.get(card["name"], 0.0)
+    value: float = card["miles"] + GUARDS.get(card["name"], 0.0)
     return value + (1.5 if same == 1 else 0.0)
 
 
-def _late(view: dict) -> float:
+def _late(view: dict[str, Any]) -> float:
     """0 early in the game, 1 when the draw pile is nearly gone: backpacks then lose their
     worth, since they never score."""
     if view["ended_during_hike"]:
         return 1.0
-    left = view["draw_pile"]
+    left: int = view["draw_pile"]
     horizon = 8 * len(view["seats"])
     return max(0.0, min(1.0, 1 - left / horizon))
 
 
-def heuristic_bot(view: dict, legal: list, rng: random.Random):
+def heuristic_bot(view: dict[str, Any], legal: list[Move], rng: random.Random) -> Move:
     me = view["seats"][view["you"]]
     held = _held(me)
-    kinds = {type(m) for m in legal}
+    kinds: set[type[BaseModel]] = {type(m) for m in legal}
     if Draw in kinds:
         return _turn(view, held, kinds)
     if Join in kinds:
@@ -117,7 +133,7 @@ def heuristic_bot(view: dict, legal: list, rng: random.Random):
     return _continue_or_drop(view, held, legal, kinds)
 
 
-def _turn(view: dict, held: list[dict], kinds: set):
+def _turn(view: dict[str, Any], held: list[Shown], kinds: set[type[BaseModel]]) -> Move:
     if TakeHike not in kinds:
         return Draw()
     risk = Risk(held, _unseen(view))
@@ -129,7 +145,7 @@ def _turn(view: dict, held: list[dict], kinds: set):
     return Draw()
 
 
-def _discard(view: dict, me: dict, held: list[dict], legal: list):
+def _discard(view: dict[str, Any], me: Shown, held: list[Shown], legal: list[Move]) -> Move:
     by_id = {c["id"]: c for c in [*held, *me["unpacked"]]}
     if me["unpacked"]:
         held = me["unpacked"]
@@ -149,7 +165,9 @@ def _discard(view: dict, me: dict, held: list[dict], legal: list):
     return min((m for m in legal if isinstance(m, Discard)), key=cost)
 
 
-def _continue_or_drop(view: dict, held: list[dict], legal: list, kinds: set):
+def _continue_or_drop(
+    view: dict[str, Any], held: list[Shown], legal: list[Move], kinds: set[type[BaseModel]]
+) -> Move:
     hike = view["hike"]
     drops = [m for m in legal if isinstance(m, DropOut)]
     best_drop = max(drops, key=lambda m: _score_value(view, m))
@@ -167,10 +185,11 @@ def _continue_or_drop(view: dict, held: list[dict], legal: list, kinds: set):
     return best_drop
 
 
-def _score_value(view: dict, m: DropOut) -> int:
+def _score_value(view: dict[str, Any], m: DropOut) -> int:
     if m.score is None:
         return 0
     for c in view["hike"]["pile"]:
         if c["id"] == m.score:
-            return c["miles"]
+            miles: int = c["miles"]
+            return miles
     return 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 TOP = "top"
 LEFT_HAND = "left_hand"
@@ -94,7 +95,7 @@ class Card:
     def fits(self, space: str) -> bool:
         return space in self.spaces
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "kind": self.kind,
@@ -121,5 +122,5 @@ DECK_SIZE = len(CARDS)
 SPACE_BITS = {s: 1 << i for i, s in enumerate(SPACES)}
 ALLOWED_MASK: tuple[int, ...] = tuple(sum(SPACE_BITS[s] for s in c.spaces) for c in CARDS)
 MILES: tuple[int, ...] = tuple(c.miles for c in CARDS)
-CARD_JSON: tuple[dict, ...] = tuple(c.to_json() for c in CARDS)
+CARD_JSON: tuple[dict[str, Any], ...] = tuple(c.to_json() for c in CARDS)
 """Each card's view form, built once and shared by every view: views are never changed."""

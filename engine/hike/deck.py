@@ -44,7 +44,7 @@ def one_per_item(cards: list[int]) -> list[int]:
     return out
 
 
-def shuffle(s: HikeState, items: list) -> None:
+def shuffle(s: HikeState, items: list[int]) -> None:
     """Shuffle with the state's RNG, copied first: the state before shares it."""
     s.rng = copy_model(s.rng, {})
     s.rng.shuffle(items)

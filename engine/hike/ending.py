@@ -7,6 +7,7 @@ from engine.hike.cards import CARDS, SKUNK
 from engine.hike.deck import PLAYERS, shuffle, total_miles
 from engine.hike.state import HikeState, TieBreak
 
+
 def end_turn(s: HikeState) -> None:
     if not s.draw_pile:
         finish(s)
@@ -33,7 +34,8 @@ def skunk_tie_break(s: HikeState, tied: list[int]) -> TieBreak:
     order = list(tied)
     shuffle(s, order)
     s.say(
-        "A tie: " + ", ".join(PLAYERS[p] for p in order)
+        "A tie: "
+        + ", ".join(PLAYERS[p] for p in order)
         + " draw for the Skunk in that order (drawn at random)."
     )
     pile = [*s.discard_pile, *s.draw_pile]

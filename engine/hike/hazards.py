@@ -18,6 +18,7 @@ from engine.hike.cards import (
 )
 from engine.hike.deck import PLAYERS, card_with_miles, one_per_item, total_miles
 from engine.hike.state import Debt, HikeState
+from engine.words import plural
 
 # Debts are replaced, never changed (see ``discard_from``), so the ones a hazard or a hike
 # card sets are made once too.
@@ -47,7 +48,7 @@ def debt_choices(s: HikeState, seat: int) -> list[int]:
     return one_per_item(cards)
 
 
-def has_item(bp: dict, name: str) -> bool:
+def has_item(bp: dict[str, int | None], name: str) -> bool:
     for c in bp.values():
         if c is not None and CARDS[c].name == name:
             return True
@@ -73,7 +74,7 @@ def hazard(s: HikeState, c: Card, seats: list[int]) -> None:
                 s.discard_pile.append(x)
             s.backpacks[seat] = bp
             fed = True
-            s.say(f"The bear eats {PLAYERS[seat]}'s {len(bars)} granola bar(s).", seat)
+            s.say(f"The bear eats {PLAYERS[seat]}'s {plural(len(bars), 'granola bar')}.", seat)
         if not fed:
             s.say("The bear finds no granola bars to eat.")
         return
@@ -96,6 +97,7 @@ def hazard(s: HikeState, c: Card, seats: list[int]) -> None:
 
 def pay_debt(s: HikeState, seat: int, card_id: int) -> None:
     debt = s.debts[seat]
+    assert debt is not None  # only a seat that owes cards is asked to discard
     bp = s.backpacks[seat]
     if bpk.space_of(bp, card_id) is None:
         raise IllegalMove("That card is not in your backpack.")
@@ -110,6 +112,7 @@ def discard_from(s: HikeState, seat: int, c: Card) -> None:
     s.backpacks[seat] = bpk.without(s.backpacks[seat], c.id)
     s.discard_pile.append(c.id)
     debt = s.debts[seat]
+    assert debt is not None  # what is discarded here pays a debt
     to = "for" if debt.rule == "miles" else "to"
     s.say(f"{PLAYERS[seat]} discards the {card_with_miles(c)} {to} the {debt.reason}.", seat)
     if debt.rule == "miles":

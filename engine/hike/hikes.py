@@ -9,6 +9,7 @@ from engine.hike.deck import PLAYERS, card_with_miles, clockwise, draw_card, the
 from engine.hike.ending import end_turn, finish
 from engine.hike.hazards import MILES_DEBTS, has_item, hazard, settle
 from engine.hike.state import Hike, HikeState
+from engine.words import plural
 
 HIKE_FIELDS = frozenset(Hike.model_fields)
 
@@ -38,6 +39,7 @@ def announce_hike(s: HikeState, seat: int) -> None:
 
 def hike_draw(s: HikeState) -> None:
     hike = s.hike
+    assert hike is not None  # a hike draws only while it goes on
     c = CARDS[draw_card(s)]
     hike.pile.append(c.id)
     if c.is_item:
@@ -73,6 +75,7 @@ def after_resolving(s: HikeState) -> None:
 
 def leave(s: HikeState, seat: int) -> None:
     hike = s.hike
+    assert hike is not None  # only a hiker leaves
     hike.hikers.remove(seat)
     if seat == hike.lead and hike.hikers:
         hike.lead = clockwise(seat, hike.hikers, s.players)[0]
@@ -81,6 +84,7 @@ def leave(s: HikeState, seat: int) -> None:
 
 def drop_out(s: HikeState, seat: int, score: int | None) -> None:
     hike = s.hike
+    assert hike is not None  # only a hiker drops out
     items = [c for c in hike.pile if CARDS[c].is_item]
     if len(hike.hikers) == 1:
         if score is not None:
@@ -89,7 +93,7 @@ def drop_out(s: HikeState, seat: int, score: int | None) -> None:
         hike.pile = [c for c in hike.pile if not CARDS[c].is_item]
         if items:
             s.say(
-                f"{PLAYERS[seat]} drops out last and scores {len(items)} card(s), "
+                f"{PLAYERS[seat]} drops out last and scores {plural(len(items), 'card')}, "
                 f"{total_miles(items)} mi.",
                 seat,
             )
@@ -111,6 +115,7 @@ def drop_out(s: HikeState, seat: int, score: int | None) -> None:
 
 def end_hike(s: HikeState) -> None:
     hike = s.hike
+    assert hike is not None  # only a hike under way ends
     s.discard_pile.extend(hike.pile)
     s.hike = None
     if s.ended_during_hike or not s.draw_pile:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from pydantic import BaseModel
+
 from engine.core import keep, move_json
 from engine.hike.cards import CARDS, SPACE_TITLES, SPACES
 from engine.hike.deck import card_with_miles, total_miles
@@ -17,14 +21,16 @@ from engine.hike.moves import (
     Draw,
     DropOut,
     Join,
+    Move,
     Pack,
     StayBehind,
     TakeHike,
 )
 from engine.hike.state import HikeState
+from engine.words import plural
 
 # Labels built once: a view labels every legal move, and most labels depend on the move alone.
-_LABELS = {
+_LABELS: dict[type[BaseModel], str] = {
     Draw: "Draw a card",
     TakeHike: "Take a hike",
     Join: "Join the hike",
@@ -53,14 +59,14 @@ _DISCARD_LABELS = tuple(f"Discard the {card_with_miles(c)}" for c in CARDS)
 _SCORE_LABELS = tuple(f"Drop out and score the {card_with_miles(c)}" for c in CARDS)
 
 
-def describe(s: HikeState, seat: int, move) -> str:
-    kind = type(move)
-    label = _LABELS.get(kind)
+def describe(s: HikeState, seat: int, move: Move) -> str:
+    label = _LABELS.get(type(move))
     if label is not None:
         return label
-    if kind is Pack:
+    if isinstance(move, Pack):
+        assert s.pending is not None  # the item drawn, to pack
         return _PACK_LABELS[s.pending][move.space]
-    if kind is Discard:
+    if isinstance(move, Discard):
         if s.phase == "setup":
             return _LEAVE_OUT_LABELS[move.card]
         if s.phase == "pack":
@@ -68,19 +74,19 @@ def describe(s: HikeState, seat: int, move) -> str:
                 return _DISCARD_NEW_LABELS[move.card]
             return _MAKE_ROOM_LABELS[move.card]
         return _DISCARD_LABELS[move.card]
-    if kind is DropOut:
+    if isinstance(move, DropOut):
         if move.score is not None:
             return _SCORE_LABELS[move.score]
-        items = [c for c in s.hike.pile if CARDS[c].is_item] if s.hike else []
-        if not items:
+        hike = s.hike
+        if hike is None or not (items := [c for c in hike.pile if CARDS[c].is_item]):
             return "Drop out (nothing to score)"
-        if len(s.hike.hikers) > 1:
+        if len(hike.hikers) > 1:
             return "Drop out without taking a card"
-        return f"Drop out and score all {len(items)} card(s) ({total_miles(items)} mi)"
+        return f"Drop out and score all {plural(len(items), 'card')} ({total_miles(items)} mi)"
     return str(move)
 
 
-def labelled(s: HikeState, seat: int, legal: list) -> list[dict]:
+def labelled(s: HikeState, seat: int, legal: list[Move]) -> list[dict[str, Any]]:
     """``Game.labelled``: each move's JSON and label, made once per move and label and shared
     between views (views are read, never changed)."""
     shown = []
@@ -103,13 +109,16 @@ _FIXED_ENTRIES = {
         id(move): {"move": move_json(move), "label": _LABELS[type(move)]}
         for move in (DRAW, TAKE_HIKE, JOIN, STAY, CONTINUE)
     },
-    **{id(move): {"move": move_json(move), "label": _SCORE_LABELS[move.score]} for move in SCORE},
+    **{
+        id(move): {"move": move_json(move), "label": _SCORE_LABELS[c]}
+        for c, move in enumerate(SCORE)
+    },
 }
 """The entries of the moves made once above whose label is the move's alone, by id (the
 moves live as long as the module, so their ids are not reused)."""
 
 
-_ENTRIES: dict[tuple[int, str], tuple] = {}
+_ENTRIES: dict[tuple[int, str], tuple[Move, dict[str, Any]]] = {}
 """The others' (packing, discards, dropping out with nothing chosen), by the move's id and
 label, the move kept alive here so that its id is not reused; the oldest dropped first."""
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -65,10 +65,10 @@ class DropOut(_Move):
 
 
 Move = Annotated[
-    Union[Draw, TakeHike, Pack, Discard, Join, StayBehind, Continue, DropOut],
+    Draw | TakeHike | Pack | Discard | Join | StayBehind | Continue | DropOut,
     Field(discriminator="type"),
 ]
-move_adapter: TypeAdapter = TypeAdapter(Move)
+move_adapter: TypeAdapter[Move] = TypeAdapter(Move)
 
 
 # Moves are immutable, so the ones without a card are made once.

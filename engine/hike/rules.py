@@ -14,8 +14,9 @@ Modelling choices (also in docs/rules/lets-take-a-hike.md):
   from the lead hiker clockwise, because later players see the earlier answers.
 """
 
-
 from __future__ import annotations
+
+from typing import Any
 
 from engine.core import IllegalMove, unchecked
 from engine.hike import backpack as bpk
@@ -39,6 +40,7 @@ from engine.hike.moves import (
     Draw,
     DropOut,
     Join,
+    Move,
     Pack,
     StayBehind,
     TakeHike,
@@ -47,7 +49,7 @@ from engine.hike.setup import discard_dealt, pack_dealt, setup_discards, start_p
 from engine.hike.state import Hike, HikeState
 
 
-_ACTING: list = [None, []]
+_ACTING: list[Any] = [None, []]
 """The last state asked about and its answer (the state kept alive, so its id is not
 reused): a step asks for the same state several times (the loop, its legal moves, its
 view, applying a move), and states are not changed once made."""
@@ -60,7 +62,8 @@ def to_act(s: HikeState) -> list[int]:
 def _acting(s: HikeState) -> list[int]:
     """``to_act``'s answer itself, for the rules, which only read it."""
     if _ACTING[0] is s:
-        return _ACTING[1]
+        kept: list[int] = _ACTING[1]
+        return kept
     acting = _to_act(s)
     _ACTING[0], _ACTING[1] = s, acting
     return acting
@@ -74,6 +77,7 @@ def _to_act(s: HikeState) -> list[int]:
     if s.phase in ("turn", "pack"):
         return [s.turn]
     if s.phase in ("join", "decide"):
+        assert s.hike is not None  # seats join, or go on, only on a hike
         return [s.hike.to_ask[0]]
     start = s.hike.lead if s.hike else s.turn
     return clockwise(start, [i for i, d in enumerate(s.debts) if d is not None], s.players)
@@ -83,7 +87,7 @@ def can_draw(s: HikeState) -> bool:
     return bool(s.draw_pile or s.discard_pile)
 
 
-def legal_moves(s: HikeState, seat: int) -> list:
+def legal_moves(s: HikeState, seat: int) -> list[Move]:
     if seat not in _acting(s):
         return []
     if s.phase == "setup":
@@ -93,12 +97,13 @@ def legal_moves(s: HikeState, seat: int) -> list:
             return [DRAW, TAKE_HIKE]
         return [DRAW]
     if s.phase == "pack":
-        bp = s.backpacks[seat]
-        spaces = bpk.pack_spaces(bp, s.pending)
+        bp, pending = s.backpacks[seat], s.pending
+        assert pending is not None  # the item drawn, to pack
+        spaces = bpk.pack_spaces(bp, pending)
         if spaces:
             return [PACK[sp] for sp in spaces]
-        options = bpk.fit_discards(bp, s.pending)
-        options.sort(key=lambda c: c != s.pending)
+        options = bpk.fit_discards(bp, pending)
+        options.sort(key=lambda c: c != pending)
         return [DISCARD[c] for c in one_per_item(options)]
     if s.phase == "join":
         return [JOIN, STAY]
@@ -106,7 +111,8 @@ def legal_moves(s: HikeState, seat: int) -> list:
         return [DISCARD[c] for c in debt_choices(s, seat)]
     # decide
     hike = s.hike
-    moves = [CONTINUE] if can_draw(s) else []
+    assert hike is not None  # hikers decide on a hike
+    moves: list[Move] = [CONTINUE] if can_draw(s) else []
     items = [c for c in hike.pile if CARDS[c].is_item]
     if len(hike.hikers) > 1:
         moves.extend(SCORE[c] for c in one_per_item(items))
@@ -143,7 +149,7 @@ _STATE_COPIED = frozenset((*_STATE_LISTS, "rng", "hike"))
 _HIKE_LISTS = frozenset(("joined", "hikers", "pile", "to_ask"))
 
 
-def apply(state: HikeState, seat: int, move) -> HikeState:
+def apply(state: HikeState, seat: int, move: Move) -> HikeState:
     if state.game_over:
         raise IllegalMove("The game is over.")
     if seat not in _acting(state):
@@ -169,6 +175,7 @@ def apply(state: HikeState, seat: int, move) -> HikeState:
     elif phase == "pack":
         _pack(s, seat, move)
     elif phase == "join":
+        assert s.hike is not None  # seats are asked to join a hike under way
         if isinstance(move, Join):
             s.hike.joined.append(seat)
             s.hike.hikers.append(seat)
@@ -188,6 +195,7 @@ def apply(state: HikeState, seat: int, move) -> HikeState:
         if not any(s.debts):
             after_resolving(s)
     elif phase == "decide":
+        assert s.hike is not None  # hikers decide on a hike
         if isinstance(move, Continue):
             if not can_draw(s):
                 raise IllegalMove("There are no cards left to draw: you must drop out.")
@@ -222,7 +230,8 @@ def _draw_turn(s: HikeState) -> None:
         end_turn(s)
 
 
-def _pack(s: HikeState, seat: int, move) -> None:
+def _pack(s: HikeState, seat: int, move: Move) -> None:
+    assert s.pending is not None  # the item drawn, to pack
     c = CARDS[s.pending]
     bp = s.backpacks[seat]
     if isinstance(move, Pack):
@@ -249,8 +258,13 @@ def _pack(s: HikeState, seat: int, move) -> None:
         if gone.id == c.id:
             s.say(f"{PLAYERS[seat]} draws {the_card(c)}, has no room for it and discards it.", seat)
         else:
-            s.backpacks[seat] = bpk.add(bpk.without(bp, gone.id), c.id)
-            s.say(f"{PLAYERS[seat]} draws {the_card(c)} and discards {the_card(gone)} to make room.", seat)
+            made_room = bpk.add(bpk.without(bp, gone.id), c.id)
+            assert made_room is not None  # ``fit_discards`` offered it
+            s.backpacks[seat] = made_room
+            s.say(
+                f"{PLAYERS[seat]} draws {the_card(c)} and discards {the_card(gone)} to make room.",
+                seat,
+            )
     else:
         raise IllegalMove(f"Pack the {c.title} first.")
     s.pending = None

@@ -16,7 +16,7 @@ import random
 from engine.core import Game, Rng, copy_model
 from engine.hike.cards import MILES
 from engine.hike.bot import heuristic_bot
-from engine.hike.moves import Continue, DropOut, Pack
+from engine.hike.moves import Continue, Discard, DropOut, Move, Pack
 from engine.hike.state import HikeState
 from engine.hike.view import view as hike_view
 from engine.search import Searcher
@@ -33,7 +33,7 @@ SPREAD_PER_CARD = 0.1
 PILE_SHARE = 1.0
 
 
-class HikeSearcher(Searcher):
+class HikeSearcher(Searcher[HikeState, Move]):
     model_opponents = True
 
     def budget_for(self, budget: int, players: int) -> int:
@@ -41,8 +41,14 @@ class HikeSearcher(Searcher):
         and three times at four players took over a second a move."""
         return 2 * budget if players > 2 else budget
 
-    def opponent_move(self, game: Game, state: HikeState, actor: int, legal: list,
-                      rng: random.Random):
+    def opponent_move(
+        self,
+        game: Game[HikeState, Move],
+        state: HikeState,
+        actor: int,
+        legal: list[Move],
+        rng: random.Random,
+    ) -> Move:
         """The heuristic bot's move on the bare view it reads."""
         return heuristic_bot({"you": actor, **hike_view(state, actor)}, legal, rng)
 
@@ -51,11 +57,14 @@ class HikeSearcher(Searcher):
         pool = sorted([*state.draw_pile, *state.discard_pile])
         rng.shuffle(pool)
         drawn = len(state.draw_pile)
-        return copy_model(state, {
-            "draw_pile": pool[:drawn],
-            "discard_pile": pool[drawn:],
-            "rng": Rng.from_seed(rng.getrandbits(64)),
-        })
+        return copy_model(
+            state,
+            {
+                "draw_pile": pool[:drawn],
+                "discard_pile": pool[drawn:],
+                "rng": Rng.from_seed(rng.getrandbits(64)),
+            },
+        )
 
     def evaluate(self, state: HikeState, seat: int) -> list[float]:
         left = len(state.draw_pile)
@@ -79,7 +88,7 @@ class HikeSearcher(Searcher):
         total = sum(weights)
         return [w / total for w in weights]
 
-    def moves(self, game: Game, state: HikeState, actor: int) -> list:
+    def moves(self, game: Game[HikeState, Move], state: HikeState, actor: int) -> list[Move]:
         """The legal moves less those that never help: where a drawn item is packed (the
         backpack may be rearranged at any time) and dropping out with a smaller card than
         the best one offered."""
@@ -88,14 +97,20 @@ class HikeSearcher(Searcher):
         if isinstance(first, Pack):
             return [first]
         if state.phase == "decide":
-            keep = [m for m in legal if isinstance(m, Continue)]
+            keep: list[Move] = [m for m in legal if isinstance(m, Continue)]
             drops = [m for m in legal if isinstance(m, DropOut)]
             keep.append(max(drops, key=_scored_miles))
             return keep
         return legal
 
-    def rollout_move(self, game: Game, state: HikeState, actor: int, legal: list,
-                     rng: random.Random):
+    def rollout_move(
+        self,
+        game: Game[HikeState, Move],
+        state: HikeState,
+        actor: int,
+        legal: list[Move],
+        rng: random.Random,
+    ) -> Move:
         """The heuristic bot's choice where it weighs risks (hiking, joining, going on), on the
         bare view it reads; the cheapest discard otherwise."""
         if state.phase in ("turn", "join", "decide"):
@@ -107,18 +122,18 @@ def _scored_miles(m: DropOut) -> int:
     return -1 if m.score is None else MILES[m.score]
 
 
-def _cheapest(state: HikeState, actor: int, legal: list):
+def _cheapest(state: HikeState, actor: int, legal: list[Move]) -> Move:
     """Packing, or the discard that costs least: for a hike card's miles, the smallest card
     that pays them all, else the biggest; otherwise the card with the fewest miles."""
     first = legal[0]
     if isinstance(first, Pack):
         return first
     debt = state.debts[actor]
-    cards = [m.card for m in legal]
+    discards = [m for m in legal if isinstance(m, Discard)]  # all of them: nothing is packed
+    cards = [m.card for m in discards]
     if debt is not None and debt.rule == "miles":
         paying = [c for c in cards if MILES[c] >= debt.miles]
         pick = min(paying, key=MILES.__getitem__) if paying else max(cards, key=MILES.__getitem__)
     else:
         pick = min(cards, key=MILES.__getitem__)
-    return legal[cards.index(pick)]
-
+    return discards[cards.index(pick)]

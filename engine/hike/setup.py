@@ -10,6 +10,7 @@ from engine.hike.cards import CARDS, DECK_SIZE
 from engine.hike.deck import HAND_SIZE, PLAYERS, card_with_miles, one_per_item, shuffle
 from engine.hike.state import HikeState
 
+
 class Options(BaseModel):
     """Let's Take a Hike has no table options."""
 
@@ -45,14 +46,9 @@ def setup_discards(hand: list[int]) -> list[int]:
     """
     if bpk.fits(hand):
         return []
-    subsets = [
-        [c for i, c in enumerate(hand) if mask >> i & 1] for mask in range(1 << len(hand))
-    ]
+    subsets = [[c for i, c in enumerate(hand) if mask >> i & 1] for mask in range(1 << len(hand))]
     fitting = [k for k in subsets if bpk.fits(k)]
-    kept_sets = [
-        k for k in fitting
-        if not any(c not in k and bpk.fits([*k, c]) for c in hand)
-    ]
+    kept_sets = [k for k in fitting if not any(c not in k and bpk.fits([*k, c]) for c in hand)]
     return [c for c in hand if any(c not in k for k in kept_sets)]
 
 
@@ -86,7 +82,9 @@ def pack_dealt(s: HikeState, seat: int) -> None:
         hand = s.dealt[seat]
         choices = one_per_item(setup_discards(hand))
         if not choices:
-            s.backpacks[seat] = bpk.arrange(hand)
+            packed = bpk.arrange(hand)
+            assert packed is not None  # no discard to choose: they fit
+            s.backpacks[seat] = packed
             s.dealt[seat] = []
             return
         if len(choices) > 1:
@@ -97,7 +95,9 @@ def pack_dealt(s: HikeState, seat: int) -> None:
 def discard_dealt(s: HikeState, seat: int, card: int) -> None:
     s.dealt[seat] = [c for c in s.dealt[seat] if c != card]
     s.discard_pile.append(card)
-    s.say(f"{PLAYERS[seat]} has no room for the {card_with_miles(CARDS[card])} and discards it.", seat)
+    s.say(
+        f"{PLAYERS[seat]} has no room for the {card_with_miles(CARDS[card])} and discards it.", seat
+    )
 
 
 def start_play(s: HikeState) -> None:

@@ -46,16 +46,25 @@ and ``outcome``)::
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
+
 from engine.core import keep
+from engine.hike.backpack import Backpack
 from engine.hike.cards import CARD_JSON, MILES, SPACES
-from engine.hike.state import HikeState
+from engine.hike.state import Debt, HikeState
+
+Cards = TypeVar("Cards", Backpack, list[int])
+Shown = TypeVar("Shown")
 
 
-def _miles(cards) -> int:
+def _miles(cards: Iterable[int | None]) -> int:
     return sum([MILES[c] for c in cards if c is not None])
 
 
-_SEATS: dict[int, tuple] = {}
+_SEATS: dict[
+    int, tuple[Backpack, Sequence[int], list[int], Debt | None, int, bool, dict[str, Any]]
+] = {}
 """Recent seat entries, by the identity of the backpack they show, with everything else they
 show (all kept alive here, so the ids are not reused). Moves replace a backpack, scoring
 pile, dealt hand or debt rather than change it, so from one move to the next most seats show
@@ -63,17 +72,24 @@ the very same objects; views are read, never changed, so later views share the e
 patch passes over it). Sized for every game a busy server has in play at once: the oldest
 entry goes first."""
 _SEATS_KEPT = 4096
-_PARTS: dict[int, tuple] = {}
+_PARTS: dict[int, tuple[Any, Any, int]] = {}
 """The same for a backpack's or scoring pile's view form and miles, which outlive most
 entries: an entry also changes when the seat joins or leaves a hike or owes a discard."""
 _PARTS_KEPT = 4096
 
 
-def _seat(p: int, bp: dict, dealt: list[int], scored: list[int], debt, hiking: bool) -> dict:
+def _seat(
+    p: int, bp: Backpack, dealt: Sequence[int], scored: list[int], debt: Debt | None, hiking: bool
+) -> dict[str, Any]:
     hit = _SEATS.get(id(bp))
     if (
-        hit is not None and hit[0] is bp and hit[1] is dealt and hit[2] is scored
-        and hit[3] is debt and hit[4] == p and hit[5] is hiking
+        hit is not None
+        and hit[0] is bp
+        and hit[1] is dealt
+        and hit[2] is scored
+        and hit[3] is debt
+        and hit[4] == p
+        and hit[5] is hiking
     ):
         return hit[6]
     backpack, backpack_miles = _part(bp, _backpack)
@@ -86,16 +102,15 @@ def _seat(p: int, bp: dict, dealt: list[int], scored: list[int], debt, hiking: b
         "scored": shown,
         "score": score,
         # Debt.model_dump(mode="json"), built directly
-        "owes": debt and {
-            "rule": debt.rule, "count": debt.count, "miles": debt.miles, "reason": debt.reason
-        },
+        "owes": debt
+        and {"rule": debt.rule, "count": debt.count, "miles": debt.miles, "reason": debt.reason},
         "hiking": hiking,
     }
     keep(_SEATS, id(bp), (bp, dealt, scored, debt, p, hiking, entry), _SEATS_KEPT)
     return entry
 
 
-def _part(cards, build) -> tuple:
+def _part(cards: Cards, build: Callable[[Cards], tuple[Shown, int]]) -> tuple[Shown, int]:
     hit = _PARTS.get(id(cards))
     if hit is None or hit[0] is not cards:
         hit = (cards, *build(cards))
@@ -103,16 +118,16 @@ def _part(cards, build) -> tuple:
     return hit[1], hit[2]
 
 
-def _backpack(bp: dict) -> tuple[dict, int]:
+def _backpack(bp: Backpack) -> tuple[dict[str, dict[str, Any] | None], int]:
     shown = {sp: _SHOWN[bp[sp]] for sp in SPACES}
     return shown, _miles(bp.values())
 
 
-_SHOWN: dict[int | None, dict | None] = {None: None, **dict(enumerate(CARD_JSON))}
+_SHOWN: dict[int | None, dict[str, Any] | None] = {None: None, **dict(enumerate(CARD_JSON))}
 """A space's view form by what it holds: a card's, or None when empty."""
 
 
-def _cards(cards: list[int]) -> tuple[list[dict], int]:
+def _cards(cards: list[int]) -> tuple[list[dict[str, Any]], int]:
     return [CARD_JSON[c] for c in cards], _miles(cards)
 
 
@@ -120,10 +135,10 @@ _SPACES = list(SPACES)
 """Shared by every view, like the cards' forms: views are read, never changed."""
 
 
-def view(s: HikeState, seat: int | None) -> dict:
+def view(s: HikeState, seat: int | None) -> dict[str, Any]:
     hike = s.hike
     hikers = hike.hikers if hike is not None else ()
-    dealt = s.dealt or [()] * s.players
+    dealt: Sequence[Sequence[int]] = s.dealt or [()] * s.players
     seats = [
         _seat(p, bp, dealt[p], scored, debt, p in hikers)
         for p, bp, scored, debt in zip(range(s.players), s.backpacks, s.scoring, s.debts)

@@ -4,17 +4,21 @@ modules."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
-from engine.core import Bot, Game, Outcome, check_players, random_bot
-from engine.pinetop import rules, setup, turn
+from pydantic import BaseModel
+
+from engine.bots import random_bot
+from engine.core import Bot, Game, Outcome, check_players
+from engine.pinetop import moves, rules, schema, setup, turn
 from engine.pinetop.bot import heuristic_bot
 from engine.pinetop.cards import catalog
 from engine.pinetop.labels import describe
 from engine.pinetop.moves import Move, move_adapter
 from engine.pinetop.search import search_bot
-from engine.pinetop.state import Options, PinetopState
-from engine.pinetop.view import view
+from engine.pinetop.state import SEAT_NAMES, Options, PinetopState
+from engine.pinetop.view import hidden, view
 from engine.undo import takes_back
 
 
@@ -26,42 +30,52 @@ class PinetopGame(Game[PinetopState, Move]):
     max_players = 5
     Options = Options
     State = PinetopState
+    Move = Move
     move_adapter = move_adapter
-    bots: ClassVar[dict[str, Bot]] = {"random": random_bot, "heuristic": heuristic_bot,
-                                      "search": search_bot}
+    View = schema.View
+    Details = schema.Details
+    bots: ClassVar[dict[str, Bot]] = {
+        "random": random_bot,
+        "heuristic": heuristic_bot,
+        "search": search_bot,
+    }
 
-    def setup(self, players: int, options: Options, seed: int) -> PinetopState:
+    # The signatures name ``moves.Move``: in the class body ``Move`` is the attribute above.
+    def setup(self, players: int, options: BaseModel, seed: int) -> PinetopState:
+        assert isinstance(options, Options)  # made by ``options`` from the class's Options
         check_players(self, players)
         return setup.setup(players, options, seed)
-
-    def undo_guard(self, state: PinetopState) -> tuple:
-        """A step can be taken back while the supply deck keeps its size (no card drawn or
-        turned up) and no other player's hand changed (a gift)."""
-        others = tuple(len(h) for s, h in enumerate(state.hands) if s != state.active)
-        return (state.active, state.turn, len(state.deck), others)
 
     def to_act(self, state: PinetopState) -> list[int]:
         return rules.to_act(state)
 
-    def legal_moves(self, state: PinetopState, seat: int) -> list[Move]:
+    def legal_moves(self, state: PinetopState, seat: int) -> list[moves.Move]:
         return rules.legal_moves(state, seat)
 
-    def apply(self, state: PinetopState, seat: int, move: Move) -> PinetopState:
+    def apply(self, state: PinetopState, seat: int, move: moves.Move) -> PinetopState:
         return turn.apply(state, seat, move)
 
-    def advance(self, state: PinetopState, seat: int, move: Move) -> PinetopState:
+    def advance(self, state: PinetopState, seat: int, move: moves.Move) -> PinetopState:
         return turn.advance(state, seat, move)
 
-    def view(self, state: PinetopState, seat: int | None) -> dict:
+    def view(self, state: PinetopState, seat: int | None) -> dict[str, Any]:
         return view(state, seat)
+
+    def hidden(
+        self, state: PinetopState, seat: int | None
+    ) -> list[Sequence[int | tuple[str, int]]]:
+        return hidden(state, seat)
 
     def outcome(self, state: PinetopState) -> Outcome | None:
         return rules.outcome(state)
 
-    def describe(self, state: PinetopState, seat: int, move: Move) -> str:
+    def seat_name(self, seat: int) -> str:
+        return SEAT_NAMES[seat]
+
+    def describe(self, state: PinetopState, seat: int, move: moves.Move) -> str:
         return describe(state, seat, move)
 
-    def catalog(self) -> dict:
+    def catalog(self) -> dict[str, Any]:
         return catalog()
 
 

@@ -21,12 +21,23 @@ def neighbours(cols: int, rows: int, pos: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+NEIGHBOURS = {
+    (cols, rows): [neighbours(cols, rows, p) for p in range(cols * rows)]
+    for cols, rows in set(GRID.values())
+}
+"""``neighbours`` of every position, by the grid's size: read on every step."""
+
+
 @lru_cache(maxsize=None)
 def diagonals(cols: int, rows: int, pos: int) -> tuple[int, ...]:
     """The cards touching ``pos`` only at a corner."""
     r, c = divmod(pos, cols)
-    return tuple((r + dr) * cols + c + dc for dr in (-1, 1) for dc in (-1, 1)
-                 if 0 <= r + dr < rows and 0 <= c + dc < cols)
+    return tuple(
+        (r + dr) * cols + c + dc
+        for dr in (-1, 1)
+        for dc in (-1, 1)
+        if 0 <= r + dr < rows and 0 <= c + dc < cols
+    )
 
 
 def entry_edge(cols: int, start: int, to: int) -> int:
@@ -55,6 +66,14 @@ def toward(cols: int, pos: int, target: int) -> int | None:
     if r == tr:
         return pos + (1 if tc > c else -1)
     return pos + (cols if tr > r else -cols)
+
+
+def tower_step(cols: int, pos: int, tower: int | None) -> int:
+    """The Observation Tower's free step from ``pos``, for a move that takes it: offered only
+    when there is a tower in line with ``pos``."""
+    step = None if tower is None else toward(cols, pos, tower)
+    assert step is not None, "no free step toward the tower from here"
+    return step
 
 
 def ring_size(cols: int, rows: int) -> int:

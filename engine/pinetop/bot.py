@@ -17,11 +17,16 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
+from typing import Any
 
-from engine.pinetop.board import entry_edge, neighbours, toward
-from engine.pinetop.cards import COLOURS, MAP_CARDS, PATCHES, RANKS
+from engine.pinetop.board import entry_edge, neighbours, tower_step
+from engine.pinetop.cards import COLOURS, MAP_CARDS, PATCHES, RANKS, MapCard
+from engine.pinetop.moves import Move
 
 CAMPERS_WANTED = 3
+
+Json = dict[str, Any]
+"""A part of the view, or a legal move, as the bot reads it."""
 
 
 def _tally(held: dict[str, bool]) -> tuple[tuple[int, ...], int]:
@@ -36,15 +41,18 @@ def _tally(held: dict[str, bool]) -> tuple[tuple[int, ...], int]:
 def _progress(counts: tuple[int, ...], advanced: int, rank: int) -> int:
     """Patches still missing for every rank ahead, the next one counted twice (a few hundred
     cases in all)."""
-    return sum(_distance(dict(zip(COLOURS, counts)), advanced, r) * (2 if r == rank + 1 else 1)
-               for r in range(rank + 1, 5))
+    return sum(
+        _distance(dict(zip(COLOURS, counts)), advanced, r) * (2 if r == rank + 1 else 1)
+        for r in range(rank + 1, 5)
+    )
 
 
 def _distance(counts: dict[str, int], advanced: int, rank: int) -> int:
     """Patches still missing for ``rank``: the nearest column, plus advanced patches."""
     r = RANKS[rank]
-    column = min((sum(max(0, n - counts[c]) for c, n in col.items()) for col in r.columns),
-                 default=0)
+    column = min(
+        (sum(max(0, n - counts[c]) for c, n in col.items()) for col in r.columns), default=0
+    )
     return column + max(0, r.advanced - advanced)
 
 
@@ -55,19 +63,19 @@ def patch_value(held: dict[str, bool], rank: int, patch: str) -> float:
         after = counts, advanced - held[patch] + 1
     else:
         c = _COLOUR_INDEX[PATCHES[patch].colour]
-        after = (*counts[:c], counts[c] + 1, *counts[c + 1:]), advanced
+        after = (*counts[:c], counts[c] + 1, *counts[c + 1 :]), advanced
     gain = _progress(counts, advanced, rank) - _progress(*after, rank)
-    return gain + (0.5 if PATCHES[patch].colour == "green" else 0.0)
+    return gain + (0.5 if PATCHES[patch].once else 0.0)  # a power to use at once
 
 
 _COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
 
 
-def _card_worth(card: dict) -> float:
+def _card_worth(card: Json) -> float:
     return 3.0 if card["wild"] else 1.0 + len(card["suits"]) - 1
 
 
-def heuristic_bot(view: dict, legal: list, rng: random.Random):
+def heuristic_bot(view: Json, legal: list[Move], rng: random.Random) -> Move:
     me = view["seats"][view["you"]]
     phase = view["phase"]
     moves = [m["move"] for m in view["legal_moves"]]
@@ -75,11 +83,11 @@ def heuristic_bot(view: dict, legal: list, rng: random.Random):
     return legal[moves.index(pick)] if pick in moves else legal[rng.randrange(len(legal))]
 
 
-def _first(view: dict, me: dict, moves: list[dict], rng: random.Random) -> dict:
+def _first(view: Json, me: Json, moves: list[Json], rng: random.Random) -> Json:
     return moves[0]
 
 
-def _setup(view: dict, me: dict, moves: list[dict], rng: random.Random) -> dict:
+def _setup(view: Json, me: Json, moves: list[Json], rng: random.Random) -> Json:
     places = [m for m in moves if m["type"] == "place"]
     if not places:
         return _cheapest(view, me, moves, rng)
@@ -88,22 +96,23 @@ def _setup(view: dict, me: dict, moves: list[dict], rng: random.Random) -> dict:
     return rng.choice([m for m in places if score[m["to"]] >= top - 0.25])
 
 
-def _held(me: dict) -> dict[str, bool]:
+def _held(me: Json) -> dict[str, bool]:
     return {p["patch"]: p["advanced"] for p in me["patches"]}
 
 
-def _crossed(view: dict, move: dict) -> str:
+def _crossed(view: Json, move: Json) -> str:
     cols = view["grid"]["cols"]
-    before = toward(cols, move["start"], view["tower"]) if move["tower"] else move["start"]
-    card = MAP_CARDS[view["map"][move["to"]]["card"]]
+    start: int = move["start"]
+    before = tower_step(cols, start, view["tower"]) if move["tower"] else start
+    card: MapCard = MAP_CARDS[view["map"][move["to"]]["card"]]
     return card.edges[entry_edge(cols, before, move["to"])]
 
 
-def _gifts(view: dict, pos: int) -> int:
+def _gifts(view: Json, pos: int) -> int:
     return len(set(view["map"][pos]["campers"]) - {view["you"]})
 
 
-def _action(view: dict, me: dict, moves: list[dict], rng: random.Random) -> dict:
+def _action(view: Json, me: Json, moves: list[Json], rng: random.Random) -> Json:
     extra = _friend(view, me, moves) or _step(view, me, moves)
     if extra is not None:
         return extra
@@ -112,8 +121,11 @@ def _action(view: dict, me: dict, moves: list[dict], rng: random.Random) -> dict
     for m in moves:
         if m["type"] == "move" and m["patch"]:
             card = MAP_CARDS[view["map"][m["to"]]["card"]]
-            score = (patch_value(held, me["rank"], _crossed(view, m))
-                     - 0.3 * _gifts(view, m["to"]) - 0.1 * len(card.cost))
+            score = (
+                patch_value(held, me["rank"], _crossed(view, m))
+                - 0.3 * _gifts(view, m["to"])
+                - 0.1 * len(card.cost)
+            )
             if score > best_score:
                 best, best_score = m, score
     if best is not None:
@@ -123,13 +135,14 @@ def _action(view: dict, me: dict, moves: list[dict], rng: random.Random) -> dict
     if places and out < CAMPERS_WANTED:
         return max(places, key=lambda m: _prospects(view, me, m["to"]) - _gifts(view, m["to"]))
     refresh = next((m for m in moves if m["type"] == "refresh"), None)
-    if refresh is not None and not any(c and (c["wild"] or c["double"])
-                                       for c in view["supply"]["face_up"]):
+    if refresh is not None and not any(
+        c and (c["wild"] or c["double"]) for c in view["supply"]["face_up"]
+    ):
         return refresh
     return _draw(view, me, moves)
 
 
-def _friend(view: dict, me: dict, moves: list[dict]) -> dict | None:
+def _friend(view: Json, me: Json, moves: list[Json]) -> Json | None:
     """Spend the Friendship token on cards when the hand runs low: Forager, else Campfire."""
     if me["hand_count"] > 3:
         return None
@@ -137,12 +150,13 @@ def _friend(view: dict, me: dict, moves: list[dict]) -> dict | None:
     return max(uses, key=lambda m: (m["patch"] == "forager", _level(view, m)), default=None)
 
 
-def _level(view: dict, move: dict) -> bool:
+def _level(view: Json, move: Json) -> bool:
     owner = view["seats"][move["owner"]]
-    return next(p["advanced"] for p in owner["patches"] if p["patch"] == move["patch"])
+    advanced: bool = next(p["advanced"] for p in owner["patches"] if p["patch"] == move["patch"])
+    return advanced
 
 
-def _step(view: dict, me: dict, moves: list[dict]) -> dict | None:
+def _step(view: Json, me: Json, moves: list[Json]) -> Json | None:
     """Trailblazer's free move, when it brings a camper nearer valuable patches."""
     best, gain = None, 0.5
     for m in moves:
@@ -153,12 +167,15 @@ def _step(view: dict, me: dict, moves: list[dict]) -> dict | None:
     return best
 
 
-def _after(view: dict, me: dict, moves: list[dict], rng: random.Random) -> dict:
-    return (_friend(view, me, moves) or _step(view, me, moves)
-            or next(m for m in moves if m["type"] == "done"))
+def _after(view: Json, me: Json, moves: list[Json], rng: random.Random) -> Json:
+    return (
+        _friend(view, me, moves)
+        or _step(view, me, moves)
+        or next(m for m in moves if m["type"] == "done")
+    )
 
 
-def _prospects(view: dict, me: dict, pos: int) -> float:
+def _prospects(view: Json, me: Json, pos: int) -> float:
     """What the patches one space from ``pos`` are worth to the bot."""
     cols, rows = view["grid"]["cols"], view["grid"]["rows"]
     held = _held(me)
@@ -169,7 +186,7 @@ def _prospects(view: dict, me: dict, pos: int) -> float:
     return total
 
 
-def _draw(view: dict, me: dict, moves: list[dict]) -> dict:
+def _draw(view: Json, me: Json, moves: list[Json]) -> Json:
     """A face-up wild first, then a face-up double, else the deck."""
     face_up = view["supply"]["face_up"]
     takes = [m for m in moves if m["type"] == "take"]
@@ -185,40 +202,43 @@ def _draw(view: dict, me: dict, moves: list[dict]) -> dict:
     return takes[0] if takes else next((m for m in moves if m["type"] == "stop"), moves[0])
 
 
-def _cheapest(view: dict, me: dict, moves: list[dict], rng: random.Random | None = None) -> dict:
-    """Pay, give or discard the card worth least, the one held most often first."""
+def _cheapest(view: Json, me: Json, moves: list[Json], rng: random.Random | None = None) -> Json:
+    """Pay, give or discard the card worth least, the one held most often first (the
+    Friendship token, offered beside a gift or payment, is kept)."""
+    moves = [m for m in moves if "card" in m]
     hand = {c["id"]: c for c in me["hand"]}
-    held = {}
+    held: dict[str, int] = {}
     for c in me["hand"]:
         for s in c["suits"]:
             held[s] = held.get(s, 0) + 1
-    return min(moves, key=lambda m: (_card_worth(hand[m["card"]]),
-                                     -max((held[s] for s in hand[m["card"]]["suits"]),
-                                          default=0)))
+    return min(
+        moves,
+        key=lambda m: (
+            _card_worth(hand[m["card"]]),
+            -max((held[s] for s in hand[m["card"]]["suits"]), default=0),
+        ),
+    )
 
 
-def _claim(view: dict, me: dict, moves: list[dict], rng: random.Random | None = None) -> dict:
+def _claim(view: Json, me: Json, moves: list[Json], rng: random.Random | None = None) -> Json:
     held = _held(me)
     patches = {m["key"]: [s["patch"] for s in m["spots"]] for m in view["masteries"]}
-    return max(moves, key=lambda m: patch_value(held, me["rank"],
-                                                 patches[m["mastery"]][m["spot"]]))
+    return max(moves, key=lambda m: patch_value(held, me["rank"], patches[m["mastery"]][m["spot"]]))
 
 
-def _power(view: dict, me: dict, moves: list[dict], rng: random.Random) -> dict:
+def _power(view: Json, me: Json, moves: list[Json], rng: random.Random) -> Json:
     claims = [m for m in moves if m["type"] == "claim"]
     if claims:  # claimed first, the card cannot be lost to the power's moves
         return _claim(view, me, claims)
-    real = [m for m in moves if m["type"] != "skip"]
+    real = [m for m in moves if m["type"] in ("take", "place")]
     if not real:
         return moves[0]
     if real[0]["type"] == "take":
         return _draw(view, me, real)
-    if real[0]["type"] == "place":
-        return min(real, key=lambda m: _gifts(view, m["to"]))
-    return real[0]
+    return min(real, key=lambda m: _gifts(view, m["to"]))
 
 
-def _second(view: dict, me: dict, moves: list[dict], rng: random.Random) -> dict:
+def _second(view: Json, me: Json, moves: list[Json], rng: random.Random) -> Json:
     """Draw & move when a camper can reach a much better spot; else a second card."""
     extra = _friend(view, me, moves) or _step(view, me, moves)
     if extra is not None:
@@ -226,8 +246,11 @@ def _second(view: dict, me: dict, moves: list[dict], rng: random.Random) -> dict
     best, gain = None, 1.0
     for m in moves:
         if m["type"] == "move":
-            better = (_prospects(view, me, m["to"]) - _prospects(view, me, m["start"])
-                      - _gifts(view, m["to"]))
+            better = (
+                _prospects(view, me, m["to"])
+                - _prospects(view, me, m["start"])
+                - _gifts(view, m["to"])
+            )
             if better > gain:
                 best, gain = m, better
     return best or _draw(view, me, [m for m in moves if m["type"] in ("draw_deck", "take", "stop")])

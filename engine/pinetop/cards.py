@@ -11,6 +11,7 @@ rest is designed; docs/rules/camp-pinetop.md lists all of it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 GREEN, BLUE, GREY = "green", "blue", "grey"
 COLOURS = (GREEN, BLUE, GREY)
@@ -31,29 +32,39 @@ class Patch:
     basic: str
     advanced: str
     suit: str | None = None  # grey patches: the supply they stand in for
+    once: bool = False  # a one-time power, used when the patch is gained or turned advanced
 
-    def to_json(self) -> dict:
-        return {"key": self.key, "name": self.name, "colour": self.colour,
-                "shape": SHAPES[self.colour], "basic": self.basic, "advanced": self.advanced,
-                "suit": self.suit}
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "name": self.name,
+            "colour": self.colour,
+            "shape": SHAPES[self.colour],
+            "basic": self.basic,
+            "advanced": self.advanced,
+            "suit": self.suit,
+            "once": self.once,
+        }
 
 
+# fmt: off
 PATCHES: dict[str, Patch] = {p.key: p for p in (
-    # Green: one-time, used the moment the patch is gained (basic) or turned advanced.
+    # Green: one-time, used the moment the patch is gained (basic) or turned advanced; but
+    # Trailblazer's power lasts "for the rest of the game" (see docs/rules).
     Patch("forager", "Forager", GREEN,
           "Draw 2 cards from the supply deck.",
-          "Draw 3 cards from the supply deck."),
+          "Draw 3 cards from the supply deck.", once=True),
     Patch("campfire", "Campfire", GREEN,
           "Take 1 face-up supply card of your choice (a wild too).",
-          "Take 2 face-up supply cards of your choice."),
+          "Take 2 face-up supply cards of your choice.", once=True),
     Patch("buddy_system", "Buddy System", GREEN,
           "Place a camper from your supply for free on a card next to one of your campers.",
-          "Place a camper from your supply for free on any map card."),
-    # Blue: ongoing. Trailblazer is shown on the green map cards (see docs/rules).
-    Patch("trailblazer", "Trailblazer", BLUE,
-          "Once each turn, move one of your campers one space for free (no cost, no gifts, "
-          "no patch), before or after your action.",
+          "Place a camper from your supply for free on any map card.", once=True),
+    Patch("trailblazer", "Trailblazer", GREEN,
+          "Once each turn for the rest of the game, move one of your campers one space for "
+          "free (no cost, no gifts, no patch), before or after your action.",
           "Twice each turn."),
+    # Blue: ongoing.
     Patch("pack_mule", "Pack Mule", BLUE,
           "Your hand limit is 1 higher.",
           "Your hand limit is 2 higher."),
@@ -80,6 +91,7 @@ PATCHES: dict[str, Patch] = {p.key: p for p in (
           "Any supply card counts as rope when you pay for a patch.",
           "Pay one rope less for every patch.", ROPE),
 )}
+# fmt: on
 PATCHES_OF = {c: tuple(k for k, p in PATCHES.items() if p.colour == c) for c in COLOURS}
 GREY_FOR_SUIT = {p.suit: k for k, p in PATCHES.items() if p.suit}
 
@@ -92,18 +104,26 @@ class MapCard:
     edges: tuple[str, str, str, str]  # patch keys on the north, east, south and west edges
     cost: tuple[str, ...]  # supplies shown at the bottom
 
-    def to_json(self) -> dict:
-        return {"id": self.id, "name": self.name, "colour": self.colour,
-                "shape": SHAPES[self.colour], "edges": dict(zip(EDGES, self.edges)),
-                "cost": list(self.cost)}
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "colour": self.colour,
+            "shape": SHAPES[self.colour],
+            "edges": dict(zip(EDGES, self.edges)),
+            "cost": list(self.cost),
+        }
 
 
+# fmt: off
 _LETTERS = {
     GREEN: {"T": "trailblazer", "F": "forager", "C": "campfire", "B": "buddy_system"},
     BLUE: {"P": "pack_mule", "N": "good_neighbor", "S": "shelter_builder", "R": "supply_runner"},
     GREY: {"W": "woodsman", "A": "water_bearer", "C": "camp_cook", "K": "knot_tyer"},
 }
+# fmt: on
 
+# fmt: off
 # name, colour, edges (north east south west, one letter per patch of the colour), cost
 _MAP_TABLE: tuple[tuple[str, str, str, str], ...] = (
     ("Penelope's Landing", GREEN, "FCBT", "wood water"),
@@ -142,11 +162,25 @@ _MAP_TABLE: tuple[tuple[str, str, str, str], ...] = (
     ("Thunder Ledge", GREY, "CAWK", "wood water food food"),
     ("Old Mine Shaft", GREY, "KWCA", "rope wood water food"),
 )
+# fmt: on
+
+
+def _edges(colour: str, letters: str) -> tuple[str, str, str, str]:
+    north, east, south, west = (_LETTERS[colour][x] for x in letters)
+    return north, east, south, west
+
+
+# fmt: off
 MAP_CARDS: tuple[MapCard, ...] = tuple(
-    MapCard(i, name, colour, tuple(_LETTERS[colour][x] for x in edges), tuple(cost.split()))
+    MapCard(i, name, colour, _edges(colour, edges), tuple(cost.split()))
     for i, (name, colour, edges, cost) in enumerate(_MAP_TABLE)
 )
+# fmt: on
 MAP_IDS_OF = {c: tuple(m.id for m in MAP_CARDS if m.colour == c) for c in COLOURS}
+
+
+Kind = tuple[tuple[str, ...], bool, str | None]
+"""A supply card's suits, wild and tent: what makes cards interchangeable in hand."""
 
 
 @dataclass(frozen=True)
@@ -165,13 +199,19 @@ class SupplyCard:
         return len(self.suits) + self.wild > 1
 
     @property
-    def kind(self) -> tuple:
+    def kind(self) -> Kind:
         """Cards of one kind are interchangeable in hand (the back no longer matters)."""
         return self.suits, self.wild, self.tent
 
-    def to_json(self) -> dict:
-        return {"id": self.id, "suits": list(self.suits), "wild": self.wild, "tent": self.tent,
-                "tower": self.tower, "double": self.double}
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "suits": list(self.suits),
+            "wild": self.wild,
+            "tent": self.tent,
+            "tower": self.tower,
+            "double": self.double,
+        }
 
 
 def _supply_deck() -> tuple[SupplyCard, ...]:
@@ -190,7 +230,7 @@ def _supply_deck() -> tuple[SupplyCard, ...]:
         add((), True, None, False)
     # The Observation Tower's 10 double cards: every pair of supplies once, then each supply
     # with a wild.
-    pairs = [(a, b) for i, a in enumerate(SUITS) for b in SUITS[i + 1:]]
+    pairs = [(a, b) for i, a in enumerate(SUITS) for b in SUITS[i + 1 :]]
     for n, pair in enumerate(pairs):
         add(pair, False, COLOURS[n % 3], n < 2)
     for suit in SUITS:
@@ -210,11 +250,16 @@ class Rank:
     columns: tuple[dict[str, int], ...]  # meet any one column
     advanced: int  # advanced patches needed as well
 
-    def to_json(self) -> dict:
-        return {"name": self.name, "hand_limit": self.hand_limit,
-                "columns": [dict(c) for c in self.columns], "advanced": self.advanced}
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "hand_limit": self.hand_limit,
+            "columns": [dict(c) for c in self.columns],
+            "advanced": self.advanced,
+        }
 
 
+# fmt: off
 RANKS: tuple[Rank, ...] = (
     Rank("Possum", 8, (), 0),
     Rank("Skunk", 7, ({GREEN: 2}, {BLUE: 2}, {GREY: 2}), 0),
@@ -223,6 +268,7 @@ RANKS: tuple[Rank, ...] = (
     Rank("Badger", 5, ({GREEN: 3, BLUE: 2, GREY: 2}, {BLUE: 3, GREY: 2, GREEN: 2},
                        {GREY: 3, GREEN: 2, BLUE: 2}), 3),
 )
+# fmt: on
 POSSUM, SKUNK, WOODCHUCK, RACCOON, BADGER = range(5)
 
 
@@ -233,11 +279,16 @@ class Mastery:
     text: str
     patches: tuple[str, str, str, str]  # the four spots, first come first served
 
-    def to_json(self) -> dict:
-        return {"key": self.key, "name": self.name, "text": self.text,
-                "patches": list(self.patches)}
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "name": self.name,
+            "text": self.text,
+            "patches": list(self.patches),
+        }
 
 
+# fmt: off
 MASTERIES: dict[str, Mastery] = {m.key: m for m in (
     Mastery("basics", "Master of the Basics", "Have 3 green achievement patches.",
             ("trailblazer", "forager", "campfire", "buddy_system")),
@@ -274,7 +325,7 @@ MASTERIES: dict[str, Mastery] = {m.key: m for m in (
     Mastery("skill_diversity", "Skill Diversity",
             "Have 1 of each type of achievement patch (green, blue and grey).",
             ("forager", "supply_runner", "woodsman", "shelter_builder")),
-    Mastery("specialist", "Specialist", "Have 3 patches, all advanced (no basic).",
+    Mastery("specialist", "Specialist", "Have 3 skill patches, all advanced (no basic).",
             ("pack_mule", "water_bearer", "campfire", "knot_tyer")),
     Mastery("strength_in_numbers", "Strength in Numbers",
             "Have 3 campers on the map before reaching Skunk rank.",
@@ -284,20 +335,24 @@ MASTERIES: dict[str, Mastery] = {m.key: m for m in (
     Mastery("technical", "Technical Mastery", "Have 3 grey diamond achievement patches.",
             ("woodsman", "water_bearer", "camp_cook", "knot_tyer")),
 )}
+# fmt: on
 MASTERIES_IN_PLAY = 4
 
 # The Nature expansion.
 SUNNY, RAIN, WIND = "sunny", "rain", "wind"
 WEATHERS = (SUNNY, RAIN, WIND)
+# fmt: off
 WEATHER_EFFECTS = {
     SUNNY: "Gain a patch on a map card in the sun's row or column: draw 1 card from the deck.",
     RAIN: "A patch on a map card in the rain's row or column costs 1 more card (any supply).",
     WIND: "No camper may be placed on a map card in the wind's row or column.",
 }
+# fmt: on
 BEAR, EAGLE, ELK, TROUT, BEAVER, OTTER = "bear", "eagle", "elk", "trout", "beaver", "otter"
 ANIMALS = (BEAR, EAGLE, ELK, TROUT, BEAVER, OTTER)
 FIXED_ANIMALS = (BEAR, EAGLE)
 CHOSEN_ANIMALS = (ELK, TROUT, BEAVER, OTTER)  # one of them joins Bear and Eagle
+# fmt: off
 ANIMAL_EFFECTS = {
     BEAR: "No camper may move onto or be placed on the Bear's map card.",
     EAGLE: "Move a camper onto the Eagle's map card: draw 1 card from the deck.",
@@ -306,6 +361,7 @@ ANIMAL_EFFECTS = {
     BEAVER: "Place a camper on the Beaver's map card with a single tent card of its colour.",
     OTTER: "Joining campers on the Otter's map card costs no gifts.",
 }
+# fmt: on
 DIRECTIONS = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 DIRECTION_NAMES = {"U": "up", "D": "down", "L": "left", "R": "right"}
 
@@ -320,12 +376,19 @@ class Conditions:
     weather_steps: int
     animals: dict[str, tuple[str, int]]  # animal: (direction letter, steps)
 
-    def to_json(self) -> dict:
-        return {"id": self.id, "weather": self.weather, "weather_steps": self.weather_steps,
-                "animals": {a: {"direction": DIRECTION_NAMES[d], "steps": n}
-                            for a, (d, n) in self.animals.items()}}
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "weather": self.weather,
+            "weather_steps": self.weather_steps,
+            "animals": {
+                a: {"direction": DIRECTION_NAMES[d], "steps": n}
+                for a, (d, n) in self.animals.items()
+            },
+        }
 
 
+# fmt: off
 # weather, weather steps, then direction and steps of bear eagle elk trout beaver otter
 _CONDITIONS_TABLE = (
     (SUNNY, 1, "U1 L2 R1 D1 L1 U2"),
@@ -341,14 +404,17 @@ _CONDITIONS_TABLE = (
     (RAIN, 2, "U2 R1 L1 U1 R2 D1"),
     (WIND, 1, "L2 D1 U1 R1 U1 R1"),
 )
+# fmt: on
+# fmt: off
 CONDITIONS: tuple[Conditions, ...] = tuple(
     Conditions(i, weather, steps,
                {a: (x[0], int(x[1:])) for a, x in zip(ANIMALS, moves.split())})
     for i, (weather, steps, moves) in enumerate(_CONDITIONS_TABLE)
 )
+# fmt: on
 
 
-def catalog() -> dict:
+def catalog() -> dict[str, Any]:
     """Every component as JSON-ready data, the same for every table."""
     return {
         "colours": {c: SHAPES[c] for c in COLOURS},

@@ -2,10 +2,27 @@
 
 from __future__ import annotations
 
-from engine.pinetop import rules
+from engine.pinetop import costs, rules
+from engine.pinetop.board import tower_step
 from engine.pinetop.cards import MASTERIES, PATCHES, SUPPLY
-from engine.pinetop.moves import (Befriend, Claim, Discard, Done, DrawDeck, Give, Move,
-                                  MoveCamper, Pass, Pay, Place, Refresh, Skip, Step, Stop, Take)
+from engine.pinetop.moves import (
+    Befriend,
+    Claim,
+    Discard,
+    Done,
+    DrawDeck,
+    Give,
+    Move,
+    MoveCamper,
+    Pass,
+    Pay,
+    Place,
+    Refresh,
+    Skip,
+    Step,
+    Stop,
+    Take,
+)
 from engine.pinetop.payment import TENT
 from engine.pinetop.state import SEAT_NAMES, PinetopState
 
@@ -18,9 +35,21 @@ def card_label(card: int) -> str:
     return f"{text} ({c.tent} tent)" if c.tent else text
 
 
+def face_up_label(s: PinetopState, slot: int) -> str:
+    """``card_label`` of the card in a face-up slot that holds one (a legal move's)."""
+    card = s.face_up[slot]
+    assert card is not None  # moves name only slots with a card
+    return card_label(card)
+
+
+def _power_name(s: PinetopState) -> str:
+    assert s.power is not None  # the power phase has a green power in hand
+    return PATCHES[s.power.patch].name
+
+
 def _requirement(req: str) -> str:
     if req.startswith(TENT):
-        return f"{req[len(TENT):]} tent"
+        return f"{req[len(TENT) :]} tent"
     return "any card" if req == "any" else req
 
 
@@ -42,41 +71,45 @@ def describe(s: PinetopState, seat: int, move: Move) -> str:
     if isinstance(move, DrawDeck):
         return "Draw from the supply deck"
     if isinstance(move, Take):
-        card = s.face_up[move.slot]
-        verb = "Take" if s.phase != "power" else f"{PATCHES[s.power.patch].name}: take"
-        return f"{verb} {card_label(card)} ({_slot(move.slot)})"
+        verb = "Take" if s.phase != "power" else f"{_power_name(s)}: take"
+        return f"{verb} {face_up_label(s, move.slot)} ({_slot(move.slot)})"
     if isinstance(move, Refresh):
         if s.refreshed:
             return "Discard the three new matching face-up cards too and turn up new ones"
         if move.keep is not None:
-            return (f"Keep {card_label(s.face_up[move.keep])} ({_slot(move.keep)}); discard "
-                    "the other three matching face-up cards and turn up new ones")
+            return (
+                f"Keep {face_up_label(s, move.keep)} ({_slot(move.keep)}); discard "
+                "the other three matching face-up cards and turn up new ones"
+            )
         return "Discard the three matching face-up cards and turn up new ones"
     if isinstance(move, Done):
         return "End your turn"
     if isinstance(move, Stop):
         return "Draw no more"
     if isinstance(move, MoveCamper):
-        owed, gifts = rules.gifts_due(s, seat, move.to)
+        owed, gifts = costs.gifts_due(s, seat, move.to)
         via = ""
         if move.tower:
-            mid = rules.toward(s.cols, move.start, s.tower)
+            mid = tower_step(s.cols, move.start, s.tower)
             via = f" (free tower step via {name(s, mid)})"
         text = f"Move {name(s, move.start)} → {name(s, move.to)}{via}"
         if move.patch:
             patch = rules.crossed(s, move.start, move.to, move.tower)
-            cost = requirements(rules.patch_cost(s, seat, move.to))
+            cost = requirements(costs.patch_cost(s, seat, move.to))
             text += f": gain {PATCHES[patch].name}, pay {cost}"
         if gifts:
-            text += f"; {gifts} gift{'s' if gifts > 1 else ''} to " + \
-                ", ".join(SEAT_NAMES[p] for p in owed)
+            text += f"; {gifts} gift{'s' if gifts > 1 else ''} to " + ", ".join(
+                SEAT_NAMES[p] for p in owed
+            )
+        if s.phase == "action" and not move.patch:
+            text += "; then draw a card"  # Draw & Move, the move first
         return text
     if isinstance(move, Place):
         if s.phase == "setup":
             return f"Place your first camper on {name(s, move.to)}"
         if s.phase == "power":
-            return f"{PATCHES[s.power.patch].name}: place a camper on {name(s, move.to)}"
-        cost = requirements(rules.tent_cost(s, seat, move.to))
+            return f"{_power_name(s)}: place a camper on {name(s, move.to)}"
+        cost = requirements(costs.tent_cost(s, seat, move.to))
         return f"Place a camper on {name(s, move.to)}: pay {cost}"
     if isinstance(move, Give):
         return f"Give {card_label(move.card)} to {SEAT_NAMES[move.to]}"
@@ -85,14 +118,13 @@ def describe(s: PinetopState, seat: int, move: Move) -> str:
     if isinstance(move, Step):
         return f"Trailblazer: move {name(s, move.start)} → {name(s, move.to)} for free"
     if isinstance(move, Skip):
-        return f"Skip the rest of {PATCHES[s.power.patch].name}"
+        return f"Skip the rest of {_power_name(s)}"
     if isinstance(move, Claim):
         m = MASTERIES[move.mastery]
         return f"Claim {PATCHES[m.patches[move.spot]].name} on {m.name}"
     if isinstance(move, Befriend):
         level = "advanced" if s.patches[move.owner][move.patch] else "basic"
-        return (f"Friendship: use {SEAT_NAMES[move.owner]}'s {PATCHES[move.patch].name} "
-                f"({level})")
+        return f"Friendship: use {SEAT_NAMES[move.owner]}'s {PATCHES[move.patch].name} ({level})"
     if isinstance(move, Discard):
         return f"Discard {card_label(move.card)}"
     assert isinstance(move, Pass)
@@ -111,24 +143,28 @@ _PROMPTS = {
     "discard": "discard down to your hand limit.",
     "over": "the game is over.",
 }
+_DRAW_AFTER_MOVE = "draw a card, from the deck or face up (not a wild)."
 
 
 def reason(s: PinetopState, seat: int, move: Move) -> str:
     """Why ``move`` is not legal now, in words a player can act on."""
     if seat not in rules.to_act(s):
         return "It is not your turn."
-    now = f"Now you must {_PROMPTS[s.phase]}"
+    moved = s.phase == "draw" and s.moved
+    now = f"Now you must {_DRAW_AFTER_MOVE if moved else _PROMPTS[s.phase]}"
     if isinstance(move, (Give, Pay, Discard)) and move.card not in s.hands[seat]:
         return f"You do not hold supply card {move.card}. {now}"
     if isinstance(move, Give) and s.pending is not None and move.to not in s.pending.owed:
         return f"{SEAT_NAMES[move.to]} is not due a gift from you. {now}"
     if isinstance(move, Pay) and s.phase == "pay":
-        return (f"{card_label(move.card)} does not help to pay "
-                f"{requirements(s.pending.cost)}. {now}")
+        assert s.pending is not None  # the payment is for a camper on its way
+        return f"{card_label(move.card)} does not help to pay {requirements(s.pending.cost)}. {now}"
     if isinstance(move, Take) and s.phase in ("action", "draw"):
         card = s.face_up[move.slot]
         if card is None:
             return f"There is no face-up card there. {now}"
+        if moved and SUPPLY[card].wild:
+            return f"Draw & Move draws a card that is not wild. {now}"
         if s.drawn and SUPPLY[card].wild:
             return f"A face-up wild must be the only card you take. {now}"
         if s.drawn and s.draw_side and _side(move.slot) != s.draw_side:
@@ -138,12 +174,14 @@ def reason(s: PinetopState, seat: int, move: Move) -> str:
     if isinstance(move, (MoveCamper, Step)) and seat not in s.campers[move.start]:
         return f"You have no camper on {rules.card_name(s, move.start)}. {now}"
     if isinstance(move, MoveCamper) and s.phase in ("action", "draw"):
+        if moved:
+            return f"You have moved a camper for Draw & Move already. {now}"
         if move.patch and s.phase == "draw":
             return f"After drawing a card you may only move without gaining a patch. {now}"
-        if not move.patch and s.phase == "action":
-            return f"Draw a card first to draw and move, or gain a patch. {now}"
-        return (f"That move is not open to you: the cards must be next to each other (not "
-                f"diagonal), and you must afford the cost and the gifts. {now}")
+        return (
+            f"That move is not open to you: the cards must be next to each other (not "
+            f"diagonal), and you must afford the cost and the gifts. {now}"
+        )
     if isinstance(move, Place) and s.phase == "action" and not s.campers_left[seat]:
         return f"All your campers are on the map. {now}"
     if isinstance(move, Claim):

@@ -5,8 +5,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.pinetop.board import corners, on_edge
-from engine.pinetop.cards import (BLUE, GREEN, GREY, MAP_CARDS, MASTERIES, PATCHES, RACCOON,
-                                  SKUNK, WOODCHUCK)
+from engine.pinetop.cards import (
+    BLUE,
+    GREEN,
+    GREY,
+    MAP_CARDS,
+    MASTERIES,
+    PATCHES,
+    RACCOON,
+    SKUNK,
+    WOODCHUCK,
+)
 from engine.pinetop.state import PinetopState
 
 
@@ -34,7 +43,7 @@ def _shared(s: PinetopState, seat: int) -> list[tuple[int, int]]:
 
 
 def _parade(s: PinetopState, p: int, mine: list[int]) -> bool:
-    cols = {}
+    cols: dict[int, set[int]] = {}
     for pos in set(mine):
         cols.setdefault(pos % s.cols, set()).add(pos)
     return any(len(v) >= 3 for v in cols.values())
@@ -58,7 +67,7 @@ _TESTS: dict[str, Callable[[PinetopState, int, list[int]], bool]] = {
     "regroup": lambda s, p, m: any(n >= 3 for n, _ in _shared(s, p)),
     "smore_festival": lambda s, p, m: any(n >= 2 and o >= 2 for n, o in _shared(s, p)),
     "skill_diversity": lambda s, p, m: all(_count(s, p, c) for c in (GREEN, BLUE, GREY)),
-    "specialist": lambda s, p, m: len(s.patches[p]) >= 3 and all(s.patches[p].values()),
+    "specialist": lambda s, p, m: sum(s.patches[p].values()) >= 3,  # basic ones besides
     "strength_in_numbers": lambda s, p, m: s.rank[p] < SKUNK and len(m) >= 3,
     "survivalist": lambda s, p, m: s.rank[p] >= RACCOON and len(m) == 1,
     "technical": lambda s, p, m: _count(s, p, GREY) >= 3,
@@ -66,13 +75,15 @@ _TESTS: dict[str, Callable[[PinetopState, int, list[int]], bool]] = {
 assert set(_TESTS) == set(MASTERIES)
 
 
-def _condition(test: Callable[[PinetopState, int, list[int]], bool]
-               ) -> Callable[[PinetopState, int], bool]:
+def _condition(
+    test: Callable[[PinetopState, int, list[int]], bool],
+) -> Callable[[PinetopState, int], bool]:
     return lambda s, seat: test(s, seat, _mine(s, seat))
 
 
 CONDITIONS: dict[str, Callable[[PinetopState, int], bool]] = {
-    key: _condition(test) for key, test in _TESTS.items()}
+    key: _condition(test) for key, test in _TESTS.items()
+}
 
 
 def claimable(s: PinetopState, seat: int) -> list[tuple[str, int]]:
@@ -85,8 +96,11 @@ def claimable(s: PinetopState, seat: int) -> list[tuple[str, int]]:
         spots = s.claims[i]
         if seat in spots or None not in spots:
             continue
-        free = [spot for spot, patch in enumerate(MASTERIES[key].patches)
-                if spots[spot] is None and not held.get(patch, False)]
+        free = [
+            spot
+            for spot, patch in enumerate(MASTERIES[key].patches)
+            if spots[spot] is None and not held.get(patch, False)
+        ]
         if not free:
             continue  # the condition last: it costs most, and matters only with a spot to take
         if mine is None:

@@ -131,8 +131,21 @@ class Pass(_Move):
 
 
 Move = Annotated[
-    DrawDeck | Take | Refresh | Stop | MoveCamper | Place | Give | Pay | Step | Skip | Claim
-    | Befriend | Discard | Done | Pass,
+    DrawDeck
+    | Take
+    | Refresh
+    | Stop
+    | MoveCamper
+    | Place
+    | Give
+    | Pay
+    | Step
+    | Skip
+    | Claim
+    | Befriend
+    | Discard
+    | Done
+    | Pass,
     Field(discriminator="type"),
 ]
 move_adapter: TypeAdapter[Move] = TypeAdapter(Move)

@@ -1,7 +1,8 @@
 """Camp Pinetop rules: setup, whose decision it is, the legal moves and how each applies.
 
-Setup is in setup.py. A turn: an optional Friendship token first, then one action, each a short sequence of prompts
-(see moves.py). After every step the active player claims any mastery card completed (one
+Setup is in setup.py; what a player pays and gives is in costs.py. A turn: one action, each a
+short sequence of prompts (see moves.py), with the Friendship token and Trailblazer's free
+moves open besides it. After every step the active player claims any mastery card completed (one
 prompt per claim, so claims chain); when the action is over, discards down to the hand limit,
 then the next player. The game ends the moment someone reaches Badger. Choices where the
 rulebook is silent are listed in docs/rules/camp-pinetop.md.
@@ -9,37 +10,62 @@ rulebook is silent are listed in docs/rules/camp-pinetop.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 
-from engine.core import Outcome, Rng
+from engine.core import Outcome
 from engine.pinetop import nature, supply
-from engine.pinetop.board import GRID, entry_edge, neighbours, on_edge, toward
-from engine.pinetop.cards import (ANY, BASE_SUPPLY, BEAVER, BLUE, COLOURS, DOUBLE_SUPPLY, ELK,
-                                  GREY, MAP_CARDS, MAP_IDS_OF, MASTERIES, MASTERIES_IN_PLAY,
-                                  OTTER, PATCHES, PATCHES_OF, RANKS, SUPPLY)
+from engine.pinetop.board import NEIGHBOURS, entry_edge, neighbours, toward, tower_step
+from engine.pinetop.cards import MAP_CARDS, MASTERIES, PATCHES, RANKS, SUPPLY, Kind
+from engine.pinetop.costs import (
+    TURN_ORDER,
+    gifts_due,
+    greys,
+    level,
+    patch_cost,
+    repriced,
+    tent_cost,
+)
 from engine.pinetop.mastery import claimable
-from engine.pinetop.moves import (Befriend, Claim, Discard, DrawDeck, Give, Move, MoveCamper,
-                                  Done, Pass, Pay, Place, Refresh, Skip, Step, Stop, Take)
-from engine.pinetop.payment import TENT, key, needed, needed_by_key, signatures
-from engine.pinetop.state import SEAT_NAMES, Options, PinetopState
+from engine.pinetop.moves import (
+    Befriend,
+    Claim,
+    Discard,
+    DrawDeck,
+    Give,
+    Move,
+    MoveCamper,
+    Done,
+    Pass,
+    Pay,
+    Place,
+    Refresh,
+    Skip,
+    Step,
+    Stop,
+    Take,
+)
+from engine.pinetop.payment import needed, paying, signatures
+from engine.pinetop.state import SEAT_NAMES, Borrowed, Phase, PinetopState
 
 GREEN_POWER = {  # (basic, advanced): cards drawn, face-up takes, placements
-    "forager": (2, 3), "campfire": (1, 2), "buddy_system": (1, 1),
+    "forager": (2, 3),
+    "campfire": (1, 2),
+    "buddy_system": (1, 1),
 }
 CELLS = 16
-GREY_PATCHES = PATCHES_OF[GREY]
-# The other seats in turn order after each seat, per player count.
-_TURN_ORDER = {n: [[(seat + i) % n for i in range(1, n)] for seat in range(n)]
-               for n in range(2, 6)}
 
 # Moves are frozen values: every one is built once here, not at every step.
 DRAW_DECK, REFRESH, STOP, SKIP, PASS, DONE = DrawDeck(), Refresh(), Stop(), Skip(), Pass(), Done()
 REFRESH_KEEPING = [Refresh(keep=i) for i in range(4)]
 TAKE = [Take(slot=i) for i in range(4)]
 PLACE = [Place(to=p) for p in range(CELLS)]
-TRAVEL = {(a, b, patch, tower): MoveCamper(start=a, to=b, patch=patch, tower=tower)
-          for a in range(CELLS) for b in range(CELLS)
-          for patch in (False, True) for tower in (False, True)}
+TRAVEL = {
+    (a, b, patch, tower): MoveCamper(start=a, to=b, patch=patch, tower=tower)
+    for a in range(CELLS)
+    for b in range(CELLS)
+    for patch in (False, True)
+    for tower in (False, True)
+}
 STEP = {(a, b): Step(start=a, to=b) for a in range(CELLS) for b in range(CELLS)}
 GIVE = {(c, p): Give(card=c, to=p) for c in range(len(SUPPLY)) for p in range(5)}
 PAY = [Pay(card=c) for c in range(len(SUPPLY))]
@@ -63,73 +89,8 @@ def to_act(s: PinetopState) -> list[int]:
     return [] if s.phase == "over" else [s.active]
 
 
-def level(s: PinetopState, seat: int, patch: str) -> int:
-    """0: not held, 1: basic, 2: advanced; a power borrowed this turn counts too."""
-    held = s.patches[seat].get(patch)
-    own = 0 if held is None else 1 + held
-    b = s.borrowed
-    if b is not None and seat == s.active and b.patch == patch:
-        own = max(own, 1 + b.advanced)
-    return own
-
-
-def hand_limit(s: PinetopState, seat: int) -> int:
-    return RANKS[s.rank[seat]].hand_limit + level(s, seat, "pack_mule")
-
-
-def greys(s: PinetopState, seat: int) -> frozenset[str]:
-    """The supplies any card stands for when ``seat`` pays (its grey patches)."""
-    return frozenset(PATCHES[k].suit for k in GREY_PATCHES if level(s, seat, k))
-
-
-def patch_cost(s: PinetopState, seat: int, pos: int) -> tuple[str, ...]:
-    """What ``seat`` pays for a patch at ``pos``: each advanced grey patch takes one of its
-    supply off, the Elk the last supply left, rain adds one card of any supply."""
-    cost = list(MAP_CARDS[s.grid[pos]].cost)
-    for k in GREY_PATCHES:
-        suit = PATCHES[k].suit
-        if suit in cost and level(s, seat, k) == 2:
-            cost.remove(suit)
-    if cost and nature.animal_at(s, pos, ELK):
-        cost.pop()
-    if nature.rainy(s, pos):
-        cost.append(ANY)
-    return tuple(cost)
-
-
-def tent_cost(s: PinetopState, seat: int, pos: int) -> tuple[str, ...]:
-    """The tent cards that place a camper at ``pos``: a matching pair (wilds count), less with
-    Shelter Builder or the Beaver."""
-    tent = TENT + MAP_CARDS[s.grid[pos]].colour
-    shelter = level(s, seat, "shelter_builder")
-    if shelter == 2 or nature.animal_at(s, pos, BEAVER):
-        return (tent,)
-    return (tent, ANY) if shelter else (tent, tent)
-
-
-def occupants(s: PinetopState, seat: int, pos: int) -> tuple[int, ...]:
-    """The other players with a camper on ``pos``, each once, in turn order after ``seat``."""
-    here = s.campers[pos]
-    if not here:
-        return ()
-    return tuple(p for p in _TURN_ORDER[s.players][seat] if p in here)
-
-
-def gifts_due(s: PinetopState, seat: int, pos: int) -> tuple[tuple[int, ...], int]:
-    """Who may receive a gift for joining ``pos``, and how many gifts are due."""
-    owed = occupants(s, seat, pos)
-    if nature.animal_at(s, pos, OTTER):  # at the first placements too
-        return (), 0
-    if s.phase == "setup":
-        return owed, len(owed)
-    neighbour = level(s, seat, "good_neighbor")
-    if neighbour == 2:
-        return (), 0
-    return owed, min(1, len(owed)) if neighbour else len(owed)
-
-
 def placeable(s: PinetopState, pos: int) -> bool:
-    return not nature.bear(s, pos) and not nature.windy(s, pos)
+    return pos not in nature.blocked(s)
 
 
 def mine(s: PinetopState, seat: int) -> list[int]:
@@ -139,7 +100,7 @@ def mine(s: PinetopState, seat: int) -> list[int]:
 
 def kinds(hand: list[int]) -> list[int]:
     """One card of each kind in ``hand``: cards of a kind are interchangeable."""
-    seen: set = set()
+    seen: set[Kind] = set()
     out = []
     for c in hand:
         if SUPPLY[c].kind not in seen:
@@ -169,17 +130,21 @@ def is_legal(s: PinetopState, seat: int, move: Move) -> bool:
         return False
     if s.phase == "action" and not s.refreshed:
         if isinstance(move, (DrawDeck, Take)):
-            return _among(move, _draws(s))
-        if isinstance(move, MoveCamper):
-            return move.patch and _among(move, _travels(s, seat, patch=True))
+            return _among(move, draws(s))
+        if isinstance(move, MoveCamper):  # its own route only
+            way = (move.start, move.to, move.tower)
+            ways = [w for w in routes(s, seat) if w == way]
+            return bool(ways) and _among(move, _travels(s, seat, move.patch, ways=ways))
         if isinstance(move, Place):
-            return _among(move, _placements(s, seat))
+            return _among(move, _placements(s, seat, only=move.to))
         if isinstance(move, Befriend):
             return s.friendship[seat] == "held" and _among(move, _friendship_uses(s, seat))
+    if s.phase == "pay" and isinstance(move, Pay):  # that card alone
+        return move.card in kinds(s.hands[seat]) and _pays(s, seat, greys(s, seat))(move.card)
     return _among(move, _LEGAL[s.phase](s, seat))
 
 
-def _among(move: Move, moves: list[Move]) -> bool:
+def _among(move: Move, moves: Sequence[Move]) -> bool:
     """``move in moves``, trying identity first: legal moves are built once (see above), and
     pydantic's ``==`` costs far more than ``is``."""
     for m in moves:
@@ -195,17 +160,22 @@ def _legal_setup(s: PinetopState, seat: int) -> list[Move]:
 
 
 def _legal_action(s: PinetopState, seat: int) -> list[Move]:
-    moves: list[Move] = [*_draws(s), *_refreshes(s)]
+    moves: list[Move] = [*draws(s), *_refreshes(s)]
     if s.refreshed:  # a refresh begins the Draw Two action: a draw must follow
         return (moves or [STOP]) + extras(s, seat)
-    moves += _travels(s, seat, patch=True)
+    ways = routes(s, seat)
+    gifts: dict[int, int] = {}  # by destination, shared by both kinds of travel
+    moves += _travels(s, seat, patch=True, ways=ways, gifts=gifts)
+    moves += _travels(s, seat, patch=False, ways=ways, gifts=gifts)  # Draw & Move, move first
     moves += _placements(s, seat)
     return (moves or [PASS]) + extras(s, seat)
 
 
 def _legal_draw(s: PinetopState, seat: int) -> list[Move]:
+    if s.moved:  # Draw & Move's card after its move: one, and that is all
+        return [*draws(s), *extras(s, seat)]
     travels = [] if s.refreshed else _travels(s, seat, patch=False)
-    return [*_draws(s), *travels, STOP, *extras(s, seat)]
+    return [*draws(s), *travels, STOP, *extras(s, seat)]
 
 
 def _legal_after(s: PinetopState, seat: int) -> list[Move]:
@@ -213,13 +183,13 @@ def _legal_after(s: PinetopState, seat: int) -> list[Move]:
 
 
 def _refreshes(s: PinetopState) -> list[Move]:
-    """At the start of the turn, three matching face-up cards may go (with four, the player
-    keeps the one they choose); after a refresh, the three new ones again if they all
+    """Three face-up cards that matched at the start of the turn may go (with four, the
+    player keeps the one they choose); after a refresh, the three new ones again if they all
     match."""
     if s.refreshed:
         new = [s.face_up[i] for i in s.refresh_slots]
         return [REFRESH] if supply.all_match(new) else []
-    slots = supply.matching(s)
+    slots = supply.refreshable(s)
     if len(slots) == 4:
         return [REFRESH_KEEPING[i] for i in slots]
     return [REFRESH] if slots else []
@@ -230,22 +200,27 @@ def extras(s: PinetopState, seat: int) -> list[Move]:
     moves and spending the Friendship token."""
     moves: list[Move] = []
     if level(s, seat, "trailblazer") > s.steps:
-        moves += [STEP[a, b] for a in mine(s, seat) for b in neighbours(s.cols, s.rows, a)
-                  if not nature.bear(s, b)]
+        moves += [
+            STEP[a, b]
+            for a in mine(s, seat)
+            for b in neighbours(s.cols, s.rows, a)
+            if not nature.bear(s, b)
+        ]
     if s.friendship[seat] == "held":
         moves += _friendship_uses(s, seat)
     return moves
 
 
-def _draws(s: PinetopState) -> list[Move]:
+def draws(s: PinetopState) -> list[Move]:
     """The first draw of a turn, or the second: from the deck or the side already used, and
-    never a face-up wild."""
+    never a face-up wild; after Draw & Move's move, a card from anywhere but a wild."""
     moves: list[Move] = [DRAW_DECK] if s.deck or s.discard else []
     for slot, card in enumerate(s.face_up):
         if card is None:
             continue
-        if s.drawn and (SUPPLY[card].wild
-                        or s.draw_side not in (None, supply.side_of(slot))):
+        if (s.drawn or s.moved) and SUPPLY[card].wild:
+            continue
+        if s.drawn and s.draw_side not in (None, supply.side_of(slot)):
             continue
         moves.append(TAKE[slot])
     return moves
@@ -255,73 +230,81 @@ def routes(s: PinetopState, seat: int) -> list[tuple[int, int, bool]]:
     """Every (start, to, tower) a camper of ``seat`` may travel: one space, or with the
     Observation Tower a free step toward it first."""
     out = []
+    bear = nature.bear_at(s)
+    near = NEIGHBOURS[s.cols, s.rows]
     for a in mine(s, seat):
-        for b in neighbours(s.cols, s.rows, a):
-            if not nature.bear(s, b):
-                out.append((a, b, False))
+        out += [(a, b, False) for b in near[a] if b != bear]
         mid = toward(s.cols, a, s.tower) if s.tower is not None else None
-        if mid is not None and not nature.bear(s, mid):
-            for b in neighbours(s.cols, s.rows, mid):
-                if b != a and not nature.bear(s, b):
-                    out.append((a, b, True))
+        if mid is not None and mid != bear:
+            out += [(a, b, True) for b in near[mid] if b != a and b != bear]
     return out
 
 
 def crossed(s: PinetopState, start: int, to: int, tower: bool) -> str:
     """The patch on the edge a camper crosses to reach ``to``."""
-    before = toward(s.cols, start, s.tower) if tower else start
+    before = tower_step(s.cols, start, s.tower) if tower else start
     return MAP_CARDS[s.grid[to]].edges[entry_edge(s.cols, before, to)]
 
 
-def _travels(s: PinetopState, seat: int, patch: bool) -> list[Move]:
+def _travels(
+    s: PinetopState,
+    seat: int,
+    patch: bool,
+    ways: list[tuple[int, int, bool]] | None = None,
+    gifts: dict[int, int] | None = None,
+) -> list[Move]:
+    """``ways``: ``routes(s, seat)``, ``gifts``: the gifts due by destination, when the
+    caller has them."""
     hand = s.hands[seat]
     moves: list[Move] = []
-    g = greys(s, seat) if patch else frozenset()
-    hand_key = key(hand, False) if patch else ()
+    gifts = {} if gifts is None else gifts
+    held = s.patches[seat]
+    if patch:
+        pay = paying(hand, False, greys(s, seat))
     fits: dict[int, bool] = {}  # by destination: the gifts (and the payment) can be made
-    for a, b, tower in routes(s, seat):
-        if patch and not can_gain(s, seat, crossed(s, a, b, tower)):
-            continue
+    for a, b, tower in routes(s, seat) if ways is None else ways:
+        if patch and held.get(crossed(s, a, b, tower), False):
+            continue  # a patch already advanced cannot be gained
         ok = fits.get(b)
         if ok is None:
-            _, gifts = gifts_due(s, seat, b)
+            due = gifts.get(b)
+            if due is None:
+                due = gifts[b] = gifts_due(s, seat, b)[1]
             if patch:
-                n = needed_by_key(patch_cost(s, seat, b), (), hand_key, g)
-                ok = n is not None and len(hand) - n >= gifts
+                n = pay(patch_cost(s, seat, b))
+                ok = n is not None and len(hand) - n >= due
             else:
-                ok = len(hand) >= gifts
+                ok = len(hand) >= due
             fits[b] = ok
         if ok:
             moves.append(TRAVEL[a, b, patch, tower])
     return moves
 
 
-def can_gain(s: PinetopState, seat: int, patch: str) -> bool:
-    """A patch can be gained unless it is already advanced."""
-    return not s.patches[seat].get(patch, False)
-
-
-def _placements(s: PinetopState, seat: int) -> list[Move]:
+def _placements(s: PinetopState, seat: int, only: int | None = None) -> list[Move]:
+    """``only``: that position alone, if it is on the map."""
     if not s.campers_left[seat]:
         return []
     hand = s.hands[seat]
-    hand_key = key(hand, True)
+    pay = paying(hand, True)
     moves: list[Move] = []
-    for p in range(len(s.grid)):
-        if placeable(s, p):
+    blocked = nature.blocked(s)
+    spots = range(len(s.grid))
+    for p in spots if only is None else [only] if only in spots else []:
+        if p not in blocked:
             _, gifts = gifts_due(s, seat, p)
-            n = needed_by_key(tent_cost(s, seat, p), (), hand_key, frozenset())
+            n = pay(tent_cost(s, seat, p))
             if n is not None and len(hand) - n >= gifts:
                 moves.append(PLACE[p])
     return moves
 
 
-def _friendship_uses(s: PinetopState, seat: int) -> list[Move]:
+def _friendship_uses(s: PinetopState, seat: int) -> list[Befriend]:
     """Any other player's patch, whatever the spender's own patches; each patch and level
     once (from the first player after the spender holding it)."""
-    moves: list[Move] = []
-    seen: set = set()
-    for owner in _TURN_ORDER[s.players][seat]:
+    moves: list[Befriend] = []
+    seen: set[tuple[str, bool]] = set()
+    for owner in TURN_ORDER[s.players][seat]:
         for patch, advanced in s.patches[owner].items():
             if (patch, advanced) not in seen:
                 seen.add((patch, advanced))
@@ -329,9 +312,34 @@ def _friendship_uses(s: PinetopState, seat: int) -> list[Move]:
     return moves
 
 
+def _friendship_now(s: PinetopState, seat: int) -> list[Befriend]:
+    """The token during gifts, a payment or a green power ("for a free action on your
+    turn"): a power that changes the camper's gifts or cost only if the rest stays payable."""
+    if s.friendship[seat] != "held":
+        return []
+    uses = _friendship_uses(s, seat)
+    if s.pending is None:
+        return uses
+    hand = s.hands[seat]
+
+    def payable(move: Befriend) -> bool:
+        if PATCHES[move.patch].once:
+            return True
+        t = s.clone()
+        t.borrowed = Borrowed(
+            owner=move.owner, patch=move.patch, advanced=s.patches[move.owner][move.patch]
+        )
+        p = repriced(t, seat)
+        n = needed(p.cost, list(p.paid), hand, greys(t, seat))
+        return n is not None and len(hand) - n >= p.gifts
+
+    return [m for m in uses if payable(m)]
+
+
 def _legal_gift(s: PinetopState, seat: int) -> list[Move]:
     """A gift must leave enough cards for the payment and the gifts still to come."""
     p = s.pending
+    assert p is not None  # gifts are due for a camper on its way
     hand = s.hands[seat]
     g = greys(s, seat)
 
@@ -340,16 +348,27 @@ def _legal_gift(s: PinetopState, seat: int) -> list[Move]:
         n = needed(p.cost, list(p.paid), rest, g) if p.cost else 0
         return n is not None and len(rest) - n >= p.gifts - 1
 
-    return [GIVE[card, to] for card in _alike(p.cost, kinds(hand), leaves_enough)
-            for to in p.owed]
+    return [
+        *(GIVE[card, to] for card in _alike(p.cost, kinds(hand), leaves_enough) for to in p.owed),
+        *_friendship_now(s, seat),
+    ]
 
 
 def _legal_pay(s: PinetopState, seat: int) -> list[Move]:
+    assert s.pending is not None  # the payment is for a camper on its way
+    pays = _pays(s, seat, greys(s, seat))
+    return [
+        *(PAY[c] for c in _alike(s.pending.cost, kinds(s.hands[seat]), pays)),
+        *_friendship_now(s, seat),
+    ]
+
+
+def _pays(s: PinetopState, seat: int, g: frozenset[str]) -> Callable[[int], bool]:
+    """Whether a card of ``seat``'s hand, paid now, leaves the cost payable."""
     p = s.pending
+    assert p is not None  # only asked during a payment
     hand = s.hands[seat]
-    g = greys(s, seat)
-    return [PAY[c] for c in _alike(p.cost, kinds(hand), lambda c: needed(
-        p.cost, [*p.paid, c], without(hand, c), g) is not None)]
+    return lambda c: needed(p.cost, [*p.paid, c], without(hand, c), g) is not None
 
 
 def _alike(cost: tuple[str, ...], cards: list[int], test: Callable[[int], bool]) -> list[int]:
@@ -369,22 +388,27 @@ def _alike(cost: tuple[str, ...], cards: list[int], test: Callable[[int], bool])
 
 def _legal_power(s: PinetopState, seat: int) -> list[Move]:
     """The green power, or first a mastery claim come due with it: the player's order."""
-    return [*power_options(s, seat), SKIP, *_legal_mastery(s, seat)]
+    return [*power_options(s, seat), SKIP, *_legal_mastery(s, seat), *_friendship_now(s, seat)]
 
 
 def power_options(s: PinetopState, seat: int) -> list[Move]:
-    patch = s.power.patch
-    if patch == "campfire":
+    power = s.power
+    assert power is not None  # asked only while a green power is in hand
+    if power.patch == "campfire":
         return [TAKE[i] for i, c in enumerate(s.face_up) if c is not None]
     if not s.campers_left[seat]:
         return []
-    if s.power.advanced:
+    spots: Iterable[int]
+    if power.advanced:
         spots = range(len(s.grid))
     else:
         spots = {b for a in mine(s, seat) for b in neighbours(s.cols, s.rows, a)}
     # A camper placed on an occupied card gives the gifts every placement gives.
-    return [PLACE[p] for p in sorted(spots)
-            if placeable(s, p) and len(s.hands[seat]) >= gifts_due(s, seat, p)[1]]
+    return [
+        PLACE[p]
+        for p in sorted(spots)
+        if placeable(s, p) and len(s.hands[seat]) >= gifts_due(s, seat, p)[1]
+    ]
 
 
 def _legal_mastery(s: PinetopState, seat: int) -> list[Move]:
@@ -395,10 +419,16 @@ def _legal_discard(s: PinetopState, seat: int) -> list[Move]:
     return [DISCARD[c] for c in kinds(s.hands[seat])]
 
 
-_LEGAL = {
-    "setup": _legal_setup, "action": _legal_action, "draw": _legal_draw, "gift": _legal_gift,
-    "pay": _legal_pay, "power": _legal_power, "mastery": _legal_mastery,
-    "after": _legal_after, "discard": _legal_discard,
+_LEGAL: dict[Phase, Callable[[PinetopState, int], list[Move]]] = {
+    "setup": _legal_setup,
+    "action": _legal_action,
+    "draw": _legal_draw,
+    "gift": _legal_gift,
+    "pay": _legal_pay,
+    "power": _legal_power,
+    "mastery": _legal_mastery,
+    "after": _legal_after,
+    "discard": _legal_discard,
 }
 
 

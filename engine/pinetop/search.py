@@ -15,15 +15,14 @@ from __future__ import annotations
 import math
 import random
 
-from engine.core import Game, Rng, copy_model
+from engine.core import BaseState, Game, Rng, copy_model
 from engine.pinetop.cards import COLOURS, PATCHES, RANKS, SUPPLY
-from engine.pinetop.moves import (Claim, Discard, DrawDeck, Give, Move, MoveCamper, Pay, Place,
-                                  Take)
-from engine.pinetop.rules import hand_limit
+from engine.pinetop.moves import Claim, Discard, DrawDeck, Give, Move, MoveCamper, Pay, Place, Take
+from engine.pinetop.costs import hand_limit
 from engine.pinetop.state import PinetopState
 from engine.search import Searcher, SearchBot
 
-_LIKE = {}
+_LIKE: dict[tuple[tuple[str, ...], bool, str | None, bool], int] = {}
 for _card in SUPPLY:  # the first card of each kind, back included
     _LIKE.setdefault((_card.suits, _card.wild, _card.tent, _card.tower), _card.id)
 LIKE = [_LIKE[c.suits, c.wild, c.tent, c.tower] for c in SUPPLY]
@@ -42,7 +41,7 @@ def badger_gap(held: dict[str, bool]) -> int:
     return column + max(0, ADVANCED_NEEDED - sum(held.values()))
 
 
-class PinetopSearcher(Searcher):
+class PinetopSearcher(Searcher[PinetopState, Move]):
     rollout_steps = 12
     exploration = 0.7
     model_opponents = True
@@ -61,7 +60,8 @@ class PinetopSearcher(Searcher):
             return budget
         return 2 * budget if players == 3 else budget * 3 // 2
 
-    def determinize(self, state: PinetopState, seat: int, rng: random.Random) -> PinetopState:
+    def determinize(self, state: BaseState, seat: int, rng: random.Random) -> PinetopState:
+        assert isinstance(state, PinetopState)  # the search is given this game's states
         others = [x for x in range(state.players) if x != seat]
         pool = [LIKE[c] for c in state.deck]
         for x in others:
@@ -73,43 +73,56 @@ class PinetopSearcher(Searcher):
             n = len(hands[x])
             hands[x], pool = pool[:n], pool[n:]
         changes = {"hands": hands, "deck": pool, "rng": Rng.from_seed(rng.getrandbits(64))}
-        n = state.nature
-        if n is not None:
-            conditions = sorted(n.deck)
+        nature = state.nature
+        if nature is not None:
+            conditions = sorted(nature.deck)
             rng.shuffle(conditions)
-            changes["nature"] = copy_model(n, {"deck": tuple(conditions)})
+            changes["nature"] = copy_model(nature, {"deck": tuple(conditions)})
         return copy_model(state, changes)
 
     def score(self, s: PinetopState, seat: int) -> float:
         out = sum(1 for here in s.campers for x in here if x == seat)
-        value = (-badger_gap(s.patches[seat])
-                 + self.card * min(len(s.hands[seat]), hand_limit(s, seat))
-                 + self.camper * min(out, 3))
+        value = (
+            -badger_gap(s.patches[seat])
+            + self.card * min(len(s.hands[seat]), hand_limit(s, seat))
+            + self.camper * min(out, 3)
+        )
         if s.friendship[seat] == "held":
             value += self.friendship
         return value
 
-    def evaluate(self, state: PinetopState, seat: int) -> list[float]:
+    def evaluate(self, state: BaseState, seat: int) -> list[float]:
         """Each seat's share of the win: a softmax of the scores (a logistic of the lead
         with two players)."""
+        assert isinstance(state, PinetopState)  # the search is given this game's states
         scores = [self.sharpness * self.score(state, x) for x in range(state.players)]
         top = max(scores)
         weights = [math.exp(v - top) for v in scores]
         total = sum(weights)
         return [w / total for w in weights]
 
-    def rollout_move(self, game: Game, state: PinetopState, actor: int, legal: list,
-                     rng: random.Random) -> Move:
+    def rollout_move(
+        self,
+        game: Game[PinetopState, Move],
+        state: BaseState,
+        actor: int,
+        legal: list[Move],
+        rng: random.Random,
+    ) -> Move:
         """A patch whenever one is in reach, a claim at once, campers out early, the deck
         otherwise; pay, give and discard the card worth least."""
+        assert isinstance(state, PinetopState)  # the search is given this game's states
         first = legal[0]
-        if isinstance(first, (Pay, Give, Discard)):
-            return min(legal, key=lambda m: WORTH[m.card])
+        if isinstance(first, (Pay, Give, Discard)):  # the Friendship token may follow: kept
+            return min(
+                (m for m in legal if isinstance(m, (Pay, Give, Discard))),
+                key=lambda m: WORTH[m.card],
+            )
         if isinstance(first, Claim):
             return first
         phase = state.phase
         if phase == "action":
-            patches = [m for m in legal if isinstance(m, MoveCamper)]
+            patches = [m for m in legal if isinstance(m, MoveCamper) and m.patch]
             if patches:
                 return rng.choice(patches)
             if state.campers_left[actor] > 1:

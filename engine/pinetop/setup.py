@@ -6,8 +6,16 @@ from __future__ import annotations
 from engine.core import Rng
 from engine.pinetop import nature
 from engine.pinetop.board import GRID, diagonals, neighbours, on_edge
-from engine.pinetop.cards import (BASE_SUPPLY, BLUE, COLOURS, DOUBLE_SUPPLY, MAP_CARDS,
-                                  MAP_IDS_OF, MASTERIES, MASTERIES_IN_PLAY)
+from engine.pinetop.cards import (
+    BASE_SUPPLY,
+    BLUE,
+    COLOURS,
+    DOUBLE_SUPPLY,
+    MAP_CARDS,
+    MAP_IDS_OF,
+    MASTERIES,
+    MASTERIES_IN_PLAY,
+)
 from engine.pinetop.state import SEAT_NAMES, Options, PinetopState
 
 CAMPERS = 4
@@ -43,16 +51,20 @@ def setup(players: int, options: Options, seed: int) -> PinetopState:
     s.friendship = ["none"] * players
     if options.nature:
         s.nature = nature.set_out(rng, len(s.grid), options.animal)
-    s.say(f"The map is dealt, {cols} cards across and {rows} high. Mastery cards: "
-          + ", ".join(MASTERIES[k].name for k in s.masteries) + ".")
+    s.say(
+        f"The map is dealt, {cols} cards across and {rows} high. Mastery cards: "
+        + ", ".join(MASTERIES[k].name for k in s.masteries)
+        + "."
+    )
     if swapped is not None:
         b, n = swapped
-        s.say(f"Every blue card lay on the edge: {MAP_CARDS[s.grid[n]].name} swaps with "
-              f"{MAP_CARDS[s.grid[b]].name}.")
+        s.say(
+            f"Every blue card lay on the edge: {MAP_CARDS[s.grid[n]].name} swaps with "
+            f"{MAP_CARDS[s.grid[b]].name}."
+        )
     if s.tower is not None:
         s.say(f"The Observation Tower stands on {MAP_CARDS[s.grid[s.tower]].name}.")
-    s.say(f"{SEAT_NAMES[s.first]} is the first player (drawn at random) and places a camper "
-          "first.")
+    s.say(f"{SEAT_NAMES[s.first]} is the first player (drawn at random) and places a camper first.")
     return s
 
 
@@ -82,7 +94,7 @@ def blue_swaps(grid: list[int], cols: int, rows: int) -> list[tuple[int, int]]:
     blue = [p for p, c in enumerate(grid) if MAP_CARDS[c].colour == BLUE]
     if any(not on_edge(cols, rows, p) for p in blue):
         return []
-    beside = [(b, n) for b in blue for n in neighbours(cols, rows, b)
-              if not on_edge(cols, rows, n)]
-    return beside or [(b, n) for b in blue for n in diagonals(cols, rows, b)
-                      if not on_edge(cols, rows, n)]
+    beside = [(b, n) for b in blue for n in neighbours(cols, rows, b) if not on_edge(cols, rows, n)]
+    return beside or [
+        (b, n) for b in blue for n in diagonals(cols, rows, b) if not on_edge(cols, rows, n)
+    ]

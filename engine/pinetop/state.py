@@ -10,8 +10,9 @@ from engine.core import BaseState, copy_model, unchecked
 
 SEAT_NAMES = ["Red", "Blue", "Yellow", "Green", "Purple"]
 
-Phase = Literal["setup", "action", "draw", "gift", "pay", "power", "mastery", "after",
-                "discard", "over"]
+Phase = Literal[
+    "setup", "action", "draw", "gift", "pay", "power", "mastery", "after", "discard", "over"
+]
 
 
 class Options(BaseModel):
@@ -20,19 +21,34 @@ class Options(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     friendship: bool = Field(
-        default=False, title="Friendship tokens",
-        description="Earned by joining another player's camper; spent to use their patch once.")
+        default=False,
+        title="Friendship tokens",
+        description="Earned by joining another player's camper; spent to use their patch once.",
+    )
     nature: bool = Field(
-        default=False, title="Nature expansion",
-        description="Weather and animals move round the map and change costs and moves.")
+        default=False,
+        title="Nature expansion",
+        description="Weather and animals move round the map and change costs and moves.",
+    )
     animal: Literal["random", "elk", "trout", "beaver", "otter"] = Field(
-        default="random", title="Nature: the third animal",
+        default="random",
+        title="Nature: the third animal",
         description="Joins the Bear and the Eagle (Nature expansion): chosen, or at random.",
-        json_schema_extra={"enum_labels": {"random": "At random", "elk": "Elk", "trout": "Trout",
-                                           "beaver": "Beaver", "otter": "Otter"}})
+        json_schema_extra={
+            "enum_labels": {
+                "random": "At random",
+                "elk": "Elk",
+                "trout": "Trout",
+                "beaver": "Beaver",
+                "otter": "Otter",
+            }
+        },
+    )
     tower: bool = Field(
-        default=False, title="Observation Tower",
-        description="A free step toward the tower, and ten double supply cards.")
+        default=False,
+        title="Observation Tower",
+        description="A free step toward the tower, and ten double supply cards.",
+    )
 
 
 class Pending(BaseModel):
@@ -40,8 +56,9 @@ class Pending(BaseModel):
 
     ``kind``: ``setup`` (the first camper), ``move`` (no patch), ``gain`` (a patch) or
     ``place`` (a new camper for a tent pair). ``owed``: the seats still due a gift; ``gifts``:
-    how many gifts are still to give (fewer than ``owed`` with Good Neighbor). ``cost``: the
-    requirements still to pay, ``paid``: the cards put down for them so far."""
+    how many gifts are still to give (fewer than ``owed`` with Good Neighbor), ``given``: how
+    many were given. ``cost``: the requirements to pay, ``paid``: the cards put down for them
+    so far."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -51,6 +68,7 @@ class Pending(BaseModel):
     patch: str | None = None
     owed: tuple[int, ...] = ()
     gifts: int = 0
+    given: int = 0
     cost: tuple[str, ...] = ()
     paid: tuple[int, ...] = ()
 
@@ -118,11 +136,14 @@ class PinetopState(BaseState):
     drawn: int = 0  # supply cards drawn by this turn's draw action
     draw_side: Literal["left", "right"] | None = None
     took_wild: bool = False  # a face-up wild: the only card this turn
+    moved: bool = False  # Draw & Move with the move first: its one card still to draw
     refreshed: bool = False
     refresh_slots: list[int] = []  # the face-up slots the last refresh turned up
+    matched: list[int] = []  # the face-up cards three or more of which matched as the turn began
     acted: bool = False  # this turn's action is over
     ended: bool = False  # and nothing more is done before the discards
     steps: int = 0  # Trailblazer's free moves made this turn
+    gifted: list[int] = []  # the players given a card for joining them this turn
     nature_shifted: bool = False  # nature shifts at most once a turn
     pending: Pending | None = None
     power: Power | None = None
@@ -143,6 +164,19 @@ class PinetopState(BaseState):
         return unchecked(PinetopState, fields, self.__pydantic_fields_set__ | _COPIED)
 
 
-_LISTS = ("log", "grid", "deck", "discard", "face_up", "campers_left", "rank", "masteries",
-          "friendship", "waiting", "refresh_slots")
+_LISTS = (
+    "log",
+    "grid",
+    "deck",
+    "discard",
+    "face_up",
+    "campers_left",
+    "rank",
+    "masteries",
+    "friendship",
+    "waiting",
+    "refresh_slots",
+    "gifted",
+    "matched",
+)
 _COPIED = frozenset((*_LISTS, "campers", "hands", "claims", "patches", "rng"))

@@ -41,6 +41,7 @@ never which.
       }],
       "turn_state": {                # the active player's turn so far
           "drawn": int,              # cards drawn by the draw action
+          "moved": bool,             # Draw & Move with the move first: its card to draw
           "draw_side": "left" | "right" | None,
           "refreshed": bool, "acted": bool (the action is over),
           "steps": int,              # Trailblazer's free moves made this turn
@@ -75,9 +76,12 @@ read-only.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from engine.pinetop.board import ring_line
 from engine.pinetop.cards import CONDITIONS, MASTERIES, PATCHES, RANKS, SUPPLY
-from engine.pinetop.rules import hand_limit
+from engine.pinetop.costs import hand_limit
 from engine.pinetop.state import SEAT_NAMES, PinetopState
 
 CARD_JSON = [c.to_json() for c in SUPPLY]  # shared by every view: never mutate a view
@@ -85,11 +89,11 @@ CONDITIONS_JSON = [c.to_json() for c in CONDITIONS]
 PATCH_ORDER = {k: i for i, k in enumerate(PATCHES)}
 
 
-def _card(i: int | None) -> dict | None:
+def _card(i: int | None) -> dict[str, Any] | None:
     return None if i is None else CARD_JSON[i]
 
 
-def view(s: PinetopState, seat: int | None) -> dict:
+def view(s: PinetopState, seat: int | None) -> dict[str, Any]:
     p = s.pending
     return {
         "phase": s.phase,
@@ -98,27 +102,52 @@ def view(s: PinetopState, seat: int | None) -> dict:
         "first": s.first,
         "options": s.options.model_dump(),
         "grid": {"cols": s.cols, "rows": s.rows},
-        "map": [{"pos": pos, "row": pos // s.cols, "col": pos % s.cols, "card": card,
-                 "campers": list(s.campers[pos])} for pos, card in enumerate(s.grid)],
+        "map": [
+            {
+                "pos": pos,
+                "row": pos // s.cols,
+                "col": pos % s.cols,
+                "card": card,
+                "campers": list(s.campers[pos]),
+            }
+            for pos, card in enumerate(s.grid)
+        ],
         "supply": {
             "deck": len(s.deck),
             "discard": len(s.discard),
             "discard_top": _card(s.discard[-1]) if s.discard else None,
             "face_up": [_card(c) for c in s.face_up],
         },
-        "masteries": [{"key": key,
-                       "spots": [{"patch": patch, "seat": taker} for patch, taker
-                                 in zip(MASTERIES[key].patches, s.claims[i])]}
-                      for i, key in enumerate(s.masteries)],
+        "masteries": [
+            {
+                "key": key,
+                "spots": [
+                    {"patch": patch, "seat": taker}
+                    for patch, taker in zip(MASTERIES[key].patches, s.claims[i])
+                ],
+            }
+            for i, key in enumerate(s.masteries)
+        ],
         "seats": [_seat(s, x, seat) for x in range(s.players)],
         "turn_state": {
-            "drawn": s.drawn, "draw_side": s.draw_side, "refreshed": s.refreshed,
-            "acted": s.acted, "steps": s.steps,
+            "drawn": s.drawn,
+            "moved": s.moved,
+            "draw_side": s.draw_side,
+            "refreshed": s.refreshed,
+            "acted": s.acted,
+            "steps": s.steps,
             "borrowed": s.borrowed.model_dump() if s.borrowed else None,
         },
-        "pending": None if p is None else {
-            "kind": p.kind, "start": p.start, "to": p.to, "patch": p.patch,
-            "owed": list(p.owed), "gifts": p.gifts, "cost": list(p.cost),
+        "pending": None
+        if p is None
+        else {
+            "kind": p.kind,
+            "start": p.start,
+            "to": p.to,
+            "patch": p.patch,
+            "owed": list(p.owed),
+            "gifts": p.gifts,
+            "cost": list(p.cost),
             "paid": [_card(c) for c in p.paid],
         },
         "power": s.power.model_dump() if s.power else None,
@@ -129,7 +158,7 @@ def view(s: PinetopState, seat: int | None) -> dict:
     }
 
 
-def _seat(s: PinetopState, x: int, viewer: int | None) -> dict:
+def _seat(s: PinetopState, x: int, viewer: int | None) -> dict[str, Any]:
     held = s.patches[x]
     return {
         "seat": x,
@@ -140,15 +169,16 @@ def _seat(s: PinetopState, x: int, viewer: int | None) -> dict:
         "hand_count": len(s.hands[x]),
         "hand": [CARD_JSON[c] for c in s.hands[x]] if x == viewer else None,
         "campers_left": s.campers_left[x],
-        "patches": [{"patch": k, "advanced": held[k]}
-                    for k in sorted(held, key=PATCH_ORDER.__getitem__)],
+        "patches": [
+            {"patch": k, "advanced": held[k]} for k in sorted(held, key=PATCH_ORDER.__getitem__)
+        ],
         "advanced": sum(held.values()),
         "masteries": [key for i, key in enumerate(s.masteries) if x in s.claims[i]],
         "friendship": s.friendship[x] if s.options.friendship else None,
     }
 
 
-def _nature(s: PinetopState) -> dict | None:
+def _nature(s: PinetopState) -> dict[str, Any] | None:
     n = s.nature
     if n is None:
         return None
@@ -162,3 +192,21 @@ def _nature(s: PinetopState) -> dict | None:
         "conditions_left": len(n.deck),
         "shifts": n.shifts,
     }
+
+
+CONDITION_IDS = [("conditions", c.id) for c in CONDITIONS]
+"""A conditions card as a hidden thing (``hidden``): supply cards are numbered alike."""
+
+
+def hidden(s: PinetopState, seat: int | None) -> list[Sequence[int | tuple[str, int]]]:
+    """The places ``seat`` cannot see into (``None``: a spectator), each a list of the things
+    there (``engine.undo``): the supply deck and the other players' hands, by supply card, and
+    the conditions deck (Nature). The discard pile is public: every card in it was put down
+    face up."""
+    places: list[Sequence[int | tuple[str, int]]] = [
+        s.deck,
+        *(hand for p, hand in enumerate(s.hands) if p != seat),
+    ]
+    if s.nature is not None:
+        places.append([CONDITION_IDS[c] for c in s.nature.deck])
+    return places

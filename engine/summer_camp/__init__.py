@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from engine.core import Bot, Game, Outcome, check_players, random_bot
-from engine.summer_camp import rules, scoring, turn
+from pydantic import BaseModel
+
+from engine.bots import random_bot
+from engine.core import Bot, Game, Outcome, check_players
+from engine.summer_camp import moves, rules, schema, scoring, turn
 from engine.summer_camp.board import catalog_board
 from engine.summer_camp.bot import heuristic_bot
 from engine.summer_camp.cards import CARD_LIST, PACKS
 from engine.summer_camp.moves import Move, move_adapter
 from engine.summer_camp.search import SummerCampSearchBot, SummerCampSearcher
-from engine.summer_camp.state import Options, SummerCampState
-from engine.summer_camp.view import view
+from engine.summer_camp.state import SEAT_NAMES, Options, SummerCampState
+from engine.summer_camp.view import hidden, view
 from engine.undo import takes_back
 
 
@@ -24,46 +27,52 @@ class SummerCampGame(Game[SummerCampState, Move]):
     max_players = 4
     Options = Options
     State = SummerCampState
+    Move = Move
     move_adapter = move_adapter
+    View = schema.View
+    Details = schema.Details
     bots: ClassVar[dict[str, Bot]] = {
-        "random": random_bot, "heuristic": heuristic_bot,
-        "search": SummerCampSearchBot(SummerCampSearcher())}
+        "random": random_bot,
+        "heuristic": heuristic_bot,
+        "search": SummerCampSearchBot(SummerCampSearcher()),
+    }
 
-    def setup(self, players: int, options: Options, seed: int) -> SummerCampState:
+    # The signatures name ``moves.Move``: in the class body ``Move`` is the attribute above.
+    def setup(self, players: int, options: BaseModel, seed: int) -> SummerCampState:
+        assert isinstance(options, Options)  # made by ``options`` from the class's Options
         check_players(self, players)
         return turn.setup(players, options.packs, seed)
-
-    def undo_guard(self, state: SummerCampState) -> tuple:
-        """A step can be taken back while every pile stays the size it was (no card drawn,
-        no activity card turned up) and no other camper's cards changed (a gift)."""
-        others = tuple((len(state.hands[s]), len(state.discards[s])) for s in range(state.players)
-                       if s != state.active)
-        return (state.active, state.turn, tuple(len(p) for p in state.piles),
-                tuple(len(d) for d in state.draws), others)
 
     def to_act(self, state: SummerCampState) -> list[int]:
         return rules.to_act(state)
 
-    def legal_moves(self, state: SummerCampState, seat: int) -> list[Move]:
+    def legal_moves(self, state: SummerCampState, seat: int) -> list[moves.Move]:
         return rules.legal_moves(state, seat)
 
-    def apply(self, state: SummerCampState, seat: int, move: Move) -> SummerCampState:
+    def apply(self, state: SummerCampState, seat: int, move: moves.Move) -> SummerCampState:
         return rules.apply(state, seat, move)
 
-    def view(self, state: SummerCampState, seat: int | None) -> dict:
+    def view(self, state: SummerCampState, seat: int | None) -> dict[str, Any]:
         return view(state, seat)
+
+    def hidden(self, state: SummerCampState, seat: int | None) -> list[list[int]]:
+        return hidden(state, seat)
 
     def outcome(self, state: SummerCampState) -> Outcome | None:
         return scoring.outcome(state)
 
-    def describe(self, state: SummerCampState, seat: int, move: Move) -> str:
+    def seat_name(self, seat: int) -> str:
+        return SEAT_NAMES[seat]
+
+    def describe(self, state: SummerCampState, seat: int, move: moves.Move) -> str:
         return rules.describe(state, seat, move)
 
-    def catalog(self) -> dict:
+    def catalog(self) -> dict[str, Any]:
         return {
             "cards": {c.key: c.to_json() for c in CARD_LIST},
-            "packs": {key: {"id": key, "name": title} for key, title in
-                      {"base": "Base", **PACKS}.items()},
+            "packs": {
+                key: {"id": key, "name": title} for key, title in {"base": "Base", **PACKS}.items()
+            },
             "board": catalog_board(),
         }
 

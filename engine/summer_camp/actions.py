@@ -4,12 +4,21 @@ from __future__ import annotations
 
 from engine.core import IllegalMove
 from engine.summer_camp.board import BRIDGES, FINAL_BRIDGE
-from engine.summer_camp.cards import CARDS, COPIES, PACKS
-from engine.summer_camp.effects import (card_name, draw_and_say, gain_snacks_and_say, lose_snack,
-                                        move_pawn, movable_paths, name, path_name, plural)
-from engine.summer_camp.moves import ChooseCard, ChoosePath, ChoosePile, ChoosePlayer, Done
+from engine.summer_camp.cards import CARDS, COPIES, PACKS, PRICES
+from engine.summer_camp.effects import (
+    card_name,
+    draw_and_say,
+    gain_snacks_and_say,
+    lose_snack,
+    move_pawn,
+    movable_paths,
+    name,
+    path_name,
+)
+from engine.summer_camp.moves import ChooseCard, ChoosePath, ChoosePile, ChoosePlayer, Done, Move
 from engine.summer_camp.state import Prompt, SummerCampState, played
 from engine.summer_camp.turn import display_keys, find, take_from_display, take_from_hand
+from engine.words import plural
 
 # Moves are frozen values: built once, not at every step.
 CHOOSE_CARD = {key: ChooseCard(card=key) for key in CARDS}
@@ -56,7 +65,7 @@ def can_act(s: SummerCampState, seat: int, key: str, more: bool) -> bool:
     if a == "gods_eye":
         return s.snacks[seat] >= 2 and bool(movable_paths(s, seat))
     if a == "take_display":
-        return any(CARDS[k].cost <= card.amount for k in display_keys(s))
+        return any(PRICES[k] <= card.amount for k in display_keys(s))
     if a == "cave_exploration":
         return any(s.piles)
     if a == "plant_identification":
@@ -102,8 +111,16 @@ def _act(s: SummerCampState, seat: int, key: str) -> None:
     elif a in ("swim_practice", "water_skiing"):
         pawns = s.pawns[seat]
         target = min(pawns) if a == "swim_practice" else max(pawns)
-        _ask(s, Prompt(kind="path", seats=[seat], card=key, spaces=1,
-                       paths=[p for p in range(3) if pawns[p] == target]))
+        _ask(
+            s,
+            Prompt(
+                kind="path",
+                seats=[seat],
+                card=key,
+                spaces=1,
+                paths=[p for p in range(3) if pawns[p] == target],
+            ),
+        )
     elif a in ("scavenger_hunt", "tie_dye", "gods_eye", "macaroni_sculpture"):
         _ask(s, Prompt(kind=a, seats=[seat], card=key, left=n))
     elif a in ("take_display", "cave_exploration", "plant_identification"):
@@ -142,12 +159,12 @@ def _act(s: SummerCampState, seat: int, key: str) -> None:
         _ask(s, Prompt(kind="bird_watching", seats=[seat], card=key, left=n))
 
 
-def answers(s: SummerCampState, p: Prompt, seat: int) -> list:
+def answers(s: SummerCampState, p: Prompt, seat: int) -> list[Move]:
     """Every answer ``seat`` may give to prompt ``p``."""
     if seat not in p.seats:
         return []
     k = p.kind
-    more = [DONE] if p.done and k in OPTIONAL else []
+    more: list[Move] = [DONE] if p.done and k in OPTIONAL else []
     hand = keys(s.hands[seat])
     if k in ("path", "bonus_move"):
         allowed = p.paths if k == "path" else range(3)
@@ -159,11 +176,11 @@ def answers(s: SummerCampState, p: Prompt, seat: int) -> list:
         ok = p.left and movable_paths(s, seat)
         return ([CHOOSE_CARD[c] for c in hand] if ok else []) + more
     if k == "gods_eye":
-        ok = p.left and s.snacks[seat] >= 2
-        return ([CHOOSE_PATH[i] for i in movable_paths(s, seat)] if ok else []) + more
+        can_pay = p.left and s.snacks[seat] >= 2
+        return ([CHOOSE_PATH[i] for i in movable_paths(s, seat)] if can_pay else []) + more
     if k == "take_display":
         limit = CARDS[p.card].amount
-        return [CHOOSE_CARD[c] for c in display_keys(s) if CARDS[c].cost <= limit]
+        return [CHOOSE_CARD[c] for c in display_keys(s) if PRICES[c] <= limit]
     if k == "cave_exploration":
         return [CHOOSE_PILE[i] for i in range(3) if s.piles[i]]
     if k == "plant_identification":
@@ -188,13 +205,15 @@ def settle(s: SummerCampState) -> None:
             return
 
 
-def answer(s: SummerCampState, seat: int, move) -> None:
+def answer(s: SummerCampState, seat: int, move: Move) -> None:
     p = s.prompts[0]
     if move not in answers(s, p, seat):
         raise IllegalMove(f"That does not answer the question now: {prompt_text(s, p)}")
     rest = s.prompts[1:]
     k = p.kind
+    # ``move`` is one of ``answers``: each kind of prompt takes one kind of move.
     if k == "dodgeball":
+        assert isinstance(move, ChooseCard)
         card = take_from_hand(s, seat, move.card)
         s.discards[seat].append(card)
         s.say(f"{name(seat)} discards {card_name(card)}.", seat)
@@ -203,49 +222,68 @@ def answer(s: SummerCampState, seat: int, move) -> None:
         return
     s.prompts = rest
     if k in ("path", "bonus_move"):
+        assert isinstance(move, ChoosePath)
         _move_on(s, seat, p, move.path)
     elif isinstance(move, Done):
         if k == "scavenger_hunt":
             draw_and_say(s, seat, p.done, "for Scavenger hunt")
     elif k in ("scavenger_hunt", "bird_watching", "tie_dye", "macaroni_sculpture"):
+        assert isinstance(move, ChooseCard)
         card = take_from_hand(s, seat, move.card)
         s.discards[seat].append(card)
         s.say(f"{name(seat)} discards {card_name(card)}.", seat)
         again = p.model_copy(update={"left": p.left - 1, "done": p.done + 1})
         if k == "tie_dye":
-            _ask(s, Prompt(kind="path", seats=[seat], card=p.card, spaces=1,
-                           paths=[0, 1, 2]), again)
+            _ask(
+                s, Prompt(kind="path", seats=[seat], card=p.card, spaces=1, paths=[0, 1, 2]), again
+            )
         else:
             _ask(s, again)
             if k == "macaroni_sculpture":
                 gain_snacks_and_say(s, seat, 3)
     elif k == "gods_eye":
+        assert isinstance(move, ChoosePath)
         lose_snack(s, seat)
         lose_snack(s, seat)
         s.say(f"{name(seat)} returns 2 snack bar tokens to the supply.", seat)
         _ask(s, p.model_copy(update={"left": p.left - 1, "done": p.done + 1}))
         move_pawn(s, seat, move.path, 1)
     elif k == "take_display":
+        assert isinstance(move, ChooseCard)
         _take(s, seat, p.card, move.card)
     elif k == "cave_exploration":
+        assert isinstance(move, ChoosePile)
         s.own_table()
         card = s.piles[move.path].pop()
         s.discards[seat].append(card)
-        s.say(f"{name(seat)} takes {card_name(card)} from the top of the "
-              f"{PACKS[s.paths[move.path].pack]} pile onto their discard pile.", seat)
+        s.say(
+            f"{name(seat)} takes {card_name(card)} from the top of the "
+            f"{PACKS[s.paths[move.path].pack]} pile onto their discard pile.",
+            seat,
+        )
     elif k == "plant_identification":
         # Only the pile's top card is shown to the others: the log names no card under it.
+        assert isinstance(move, ChooseCard)
         pile = s.discards[seat]
         if COPIES[pile[-1]] == move.card:
             s.hands[seat].append(pile.pop())
-            s.say(f"{name(seat)} takes {CARDS[move.card].name} from the top of their discard "
-                  "pile into their hand.", seat)
+            s.say(
+                f"{name(seat)} takes {CARDS[move.card].name} from the top of their discard "
+                "pile into their hand.",
+                seat,
+            )
         else:
-            s.hands[seat].append(pile.pop(find(pile, move.card)))
+            i = find(pile, move.card)
+            assert i is not None  # the card is in the pile: an answer names only those
+            s.hands[seat].append(pile.pop(i))
             s.say(f"{name(seat)} takes a card from their discard pile into their hand.", seat)
     else:  # give
-        i = next(i for i in range(len(s.played) - 1, -1, -1)
-                 if COPIES[s.played[i].card] == p.card and s.played[i].use == "action")
+        assert isinstance(move, ChoosePlayer)
+        i = next(
+            i
+            for i in range(len(s.played) - 1, -1, -1)
+            if COPIES[s.played[i].card] == p.card and s.played[i].use == "action"
+        )
         card = s.played.pop(i).card
         s.discards[move.seat].append(card)
         s.say(f"{name(seat)} puts {card_name(card)} on {name(move.seat)}'s discard pile.", seat)
@@ -285,15 +323,16 @@ def prompt_text(s: SummerCampState, p: Prompt) -> str:
     card = CARDS[p.card].name if p.card else ""
     k = p.kind
     if k == "path":
-        where = ("any path" if len(p.paths) == 3
-                 else " or ".join(path_name(s, i) for i in p.paths))
+        where = "any path" if len(p.paths) == 3 else " or ".join(path_name(s, i) for i in p.paths)
         return f"{card}: move {plural(p.spaces, 'space')} on {where}."
     if k == "bonus_move":
         return "Bonus icon: move any of your pawns 1 space."
     if k == "scavenger_hunt":
         if p.done:
-            return (f"{card}: discard up to {plural(p.left, 'more card')}, or stop and draw "
-                    f"{plural(p.done, 'card')}.")
+            return (
+                f"{card}: discard up to {plural(p.left, 'more card')}, or stop and draw "
+                f"{plural(p.done, 'card')}."
+            )
         return f"{card}: discard 1 to 3 cards, then draw as many."
     if k == "tie_dye":
         extra = " (or stop)" if p.done else ""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 Bonus = Literal["draw", "snack", "move"]
 
@@ -45,12 +45,14 @@ def build_path(boards: list[str]) -> list[Bonus | None]:
     return bonuses
 
 
-def catalog_board() -> dict:
+def catalog_board() -> dict[str, Any]:
     return {
         "length": PATH_LENGTH,
         "bridges": list(BRIDGES),
         "lake_points": {str(p): v for p, v in LAKE_POINTS.items()},
-        "path_boards": {name: {str(p): b for p, b in sorted(icons.items())}
-                        for name, icons in PATH_BOARDS.items()},
+        "path_boards": {
+            name: {str(p): b for p, b in sorted(icons.items())}
+            for name, icons in PATH_BOARDS.items()
+        },
         "snack_limit": SNACK_LIMIT,
     }

@@ -12,28 +12,67 @@ and spaces with bonus icons.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from engine.summer_camp.board import BRIDGES, FINAL_BRIDGE
-from engine.summer_camp.cards import CARDS
-from engine.summer_camp.moves import (Buy, ChooseCard, ChoosePath, ChoosePile, ChoosePlayer,
-                                      Done, EndTurn, Move, Play, SpendSnack)
+from engine.summer_camp.cards import CARDS, PRICES
+from engine.summer_camp.moves import (
+    Buy,
+    ChooseCard,
+    ChoosePath,
+    ChoosePile,
+    ChoosePlayer,
+    Done,
+    EndTurn,
+    Move,
+    Play,
+    SpendSnack,
+)
 
 # What an action is worth per unit of the card's amount (spaces, cards, energy, tokens...).
 WORTH = {
-    "none": 0.0, "energy": 0.55, "snacks": 0.4, "draw": 0.9, "move": 2.0, "move_any": 2.1,
-    "scavenger_hunt": 0.3, "take_display": 0.45, "cave_exploration": 1.6, "tie_dye": 1.5,
-    "gods_eye": 0.8, "macaroni_sculpture": 0.7, "bird_feeder": 0.5, "secret_admirer": 0.5,
-    "friendship_bracelet": 0.7, "candy_stash": 0.5, "sing_along": 0.9, "tag": 2.4,
-    "capture_the_flag": 2.4, "dodgeball": 1.2, "tug_o_war": 0.7, "plant_identification": 1.8,
-    "bird_watching": 0.3, "fishing": 2.4, "swim_practice": 2.2, "water_skiing": 1.6,
+    "none": 0.0,
+    "energy": 0.55,
+    "snacks": 0.4,
+    "draw": 0.9,
+    "move": 2.0,
+    "move_any": 2.1,
+    "scavenger_hunt": 0.3,
+    "take_display": 0.45,
+    "cave_exploration": 1.6,
+    "tie_dye": 1.5,
+    "gods_eye": 0.8,
+    "macaroni_sculpture": 0.7,
+    "bird_feeder": 0.5,
+    "secret_admirer": 0.5,
+    "friendship_bracelet": 0.7,
+    "candy_stash": 0.5,
+    "sing_along": 0.9,
+    "tag": 2.4,
+    "capture_the_flag": 2.4,
+    "dodgeball": 1.2,
+    "tug_o_war": 0.7,
+    "plant_identification": 1.8,
+    "bird_watching": 0.3,
+    "fishing": 2.4,
+    "swim_practice": 2.2,
+    "water_skiing": 1.6,
 }
 # The order actions are played in: cards that bring more cards first.
-FIRST = ("draw", "sing_along", "friendship_bracelet", "dodgeball", "plant_identification",
-         "take_display", "scavenger_hunt", "bird_watching")
+FIRST = (
+    "draw",
+    "sing_along",
+    "friendship_bracelet",
+    "dodgeball",
+    "plant_identification",
+    "take_display",
+    "scavenger_hunt",
+    "bird_watching",
+)
 LAST = ("energy", "secret_admirer", "bird_feeder")
 
 
-def card_worth(key: str, view: dict, me: int) -> float:
+def card_worth(key: str, view: dict[str, Any], me: int) -> float:
     card = CARDS[key]
     worth = WORTH[card.action] * card.amount + card.points * 0.6
     if card.action == "move":
@@ -43,9 +82,9 @@ def card_worth(key: str, view: dict, me: int) -> float:
     return worth
 
 
-def _path_score(view: dict, me: int, path: int, spaces: int) -> float:
+def _path_score(view: dict[str, Any], me: int, path: int, spaces: int) -> float:
     pawns = view["seats"][me]["pawns"]
-    pos = pawns[path]
+    pos: int = pawns[path]
     land = min(pos + spaces, FINAL_BRIDGE)
     score = -0.15 * pos
     if pos == min(pawns):
@@ -59,18 +98,18 @@ def _path_score(view: dict, me: int, path: int, spaces: int) -> float:
     return score
 
 
-def _cheapest(keys: list[str], view: dict, me: int) -> str:
+def _cheapest(keys: list[str], view: dict[str, Any], me: int) -> str:
     return min(keys, key=lambda k: (card_worth(k, view, me), k))
 
 
-def _answer(view: dict, legal: list[Move], me: int) -> Move:
+def _answer(view: dict[str, Any], legal: list[Move], me: int) -> Move:
     prompt = view["prompt"]
     kind = prompt["kind"]
     paths = [m for m in legal if isinstance(m, ChoosePath)]
     cards = [m.card for m in legal if isinstance(m, ChooseCard)]
     done = next((m for m in legal if isinstance(m, Done)), None)
     if paths:
-        if kind == "gods_eye" and view["seats"][me]["snack_tokens"] < 2:
+        if kind == "gods_eye" and view["seats"][me]["snack_tokens"] < 2 and done is not None:
             return done
         spaces = 1 if kind in ("bonus_move", "gods_eye") else max(1, _spaces(prompt))
         return max(paths, key=lambda m: (_path_score(view, me, m.path, spaces), -m.path))
@@ -78,8 +117,8 @@ def _answer(view: dict, legal: list[Move], me: int) -> Move:
         return ChooseCard(card=max(cards, key=lambda k: (card_worth(k, view, me), k)))
     if cards:
         worst = _cheapest(cards, view, me)
-        keep = kind in ("scavenger_hunt", "tie_dye", "macaroni_sculpture") and done is not None
-        if keep and card_worth(worst, view, me) > 1.0:
+        keep = kind in ("scavenger_hunt", "tie_dye", "macaroni_sculpture")
+        if keep and done is not None and card_worth(worst, view, me) > 1.0:
             return done
         return ChooseCard(card=worst)
     piles = [m for m in legal if isinstance(m, ChoosePile)]
@@ -88,25 +127,29 @@ def _answer(view: dict, legal: list[Move], me: int) -> Move:
         return min(piles, key=lambda m: (pawns[m.path], m.path))
     players = [m for m in legal if isinstance(m, ChoosePlayer)]
     if players:
-        totals = {s["seat"]: s["card_points"] + sum(b["points"] for b in s["badges"])
-                  for s in view["seats"]}
+        totals = {
+            s["seat"]: s["card_points"] + sum(b["points"] for b in s["badges"])
+            for s in view["seats"]
+        }
         return min(players, key=lambda m: (totals[m.seat], m.seat))
     return done or legal[0]
 
 
-def _spaces(prompt: dict) -> int:
+def _spaces(prompt: dict[str, Any]) -> int:
     return CARDS[prompt["card"]].amount if prompt["card"] else 1
 
 
-def heuristic_bot(view: dict, legal: list[Move], rng: random.Random) -> Move:
+def heuristic_bot(view: dict[str, Any], legal: list[Move], rng: random.Random) -> Move:
     me = view["you"]
     if view["prompt"] is not None:
         return _answer(view, legal, me)
     actions = [m for m in legal if isinstance(m, Play) and m.use == "action"]
     if actions:
+
         def order(m: Play) -> tuple[int, str]:
             a = CARDS[m.card].action
             return (0 if a in FIRST else 2 if a in LAST else 1, m.card)
+
         return min(actions, key=order)
     for_energy = [m for m in legal if isinstance(m, Play)]
     if for_energy:
@@ -118,15 +161,18 @@ def heuristic_bot(view: dict, legal: list[Move], rng: random.Random) -> Move:
     shop += [c for p in view["paths"] for c in p["display"] if c is not None]
 
     def best(budget: int) -> str | None:
-        fits = [k for k in shop if CARDS[k].cost <= budget and card_worth(k, view, me) > 1.0]
-        return max(fits, key=lambda k: (card_worth(k, view, me), -CARDS[k].cost, k),
-                   default=None)
+        fits = [k for k in shop if PRICES[k] <= budget and card_worth(k, view, me) > 1.0]
+        return max(fits, key=lambda k: (card_worth(k, view, me), -PRICES[k], k), default=None)
 
     now = best(energy)
     later = best(energy + tokens * per_token)
     spend = next((m for m in legal if isinstance(m, SpendSnack)), None)
-    if later is not None and spend is not None and later != now and (
-            now is None or card_worth(later, view, me) > card_worth(now, view, me) + 1.0):
+    if (
+        later is not None
+        and spend is not None
+        and later != now
+        and (now is None or card_worth(later, view, me) > card_worth(now, view, me) + 1.0)
+    ):
         return spend
     if now is not None:
         return next(m for m in legal if isinstance(m, Buy) and m.card == now)

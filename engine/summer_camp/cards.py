@@ -8,8 +8,9 @@ track every copy while views and moves speak of keys.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
+# fmt: off
 Action = Literal[
     "none", "energy", "snacks", "draw", "move", "move_any", "scavenger_hunt", "take_display",
     "cave_exploration", "tie_dye", "gods_eye", "macaroni_sculpture", "bird_feeder",
@@ -17,7 +18,9 @@ Action = Literal[
     "capture_the_flag", "dodgeball", "tug_o_war", "plant_identification", "bird_watching",
     "fishing", "swim_practice", "water_skiing",
 ]
+# fmt: on
 
+# fmt: off
 PACKS: dict[str, str] = {
     "adventure": "Adventure",
     "arts_crafts": "Arts & Crafts",
@@ -27,6 +30,7 @@ PACKS: dict[str, str] = {
     "outdoors": "Outdoors",
     "water_sports": "Water Sports",
 }
+# fmt: on
 BASE = "base"
 
 
@@ -42,19 +46,38 @@ class Card:
     amount: int = 0  # energy, tokens, cards, spaces, repeats or the display's cost limit
     text: str = ""
 
-    def to_json(self) -> dict:
-        return {"id": self.key, "name": self.name, "pack": self.pack, "copies": self.copies,
-                "cost": self.cost, "points": self.points, "action": self.action,
-                "amount": self.amount, "text": self.text}
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.key,
+            "name": self.name,
+            "pack": self.pack,
+            "copies": self.copies,
+            "cost": self.cost,
+            "points": self.points,
+            "action": self.action,
+            "amount": self.amount,
+            "text": self.text,
+        }
 
 
-def _move(key: str, name: str, pack: str, copies: int, cost: int | None, points: int,
-          spaces: int) -> Card:
+def _move(
+    key: str, name: str, pack: str, copies: int, cost: int | None, points: int, spaces: int
+) -> Card:
     word = "space" if spaces == 1 else "spaces"
-    return Card(key, name, pack, copies, cost, points, "move", spaces,
-                f"Move your pawn forward {spaces} {word} on the {PACKS[pack]} path.")
+    return Card(
+        key,
+        name,
+        pack,
+        copies,
+        cost,
+        points,
+        "move",
+        spaces,
+        f"Move your pawn forward {spaces} {word} on the {PACKS[pack]} path.",
+    )
 
 
+# fmt: off
 CARD_LIST: list[Card] = [
     Card("smores", "S'mores", BASE, 14, 2, 0, "energy", 2, "Gain 2 energy to spend this turn."),
     Card("scavenger_hunt", "Scavenger hunt", BASE, 14, 3, 0, "scavenger_hunt", 3,
@@ -183,8 +206,11 @@ CARD_LIST: list[Card] = [
     _move("canoeing", "Canoeing", "water_sports", 7, 5, 1, 2),
     _move("sailing", "Sailing", "water_sports", 5, 8, 2, 3),
 ]
+# fmt: on
 
 CARDS: dict[str, Card] = {c.key: c for c in CARD_LIST}
+PRICES: dict[str, int] = {c.key: c.cost for c in CARD_LIST if c.cost is not None}
+"""What each card for sale costs: every card but the starting ones."""
 
 # Every physical copy: COPIES[i] is the key of copy i.
 COPIES: list[str] = [c.key for c in CARD_LIST for _ in range(c.copies)]

@@ -6,6 +6,7 @@ from engine.core import copy_model
 from engine.summer_camp.board import BRIDGES, FINAL_BRIDGE, SNACK_LIMIT
 from engine.summer_camp.cards import CARDS, COPIES, PACKS
 from engine.summer_camp.state import SEAT_NAMES, Prompt, SummerCampState
+from engine.words import plural
 
 
 def name(seat: int) -> str:
@@ -18,10 +19,6 @@ def card_name(copy: int) -> str:
 
 def path_name(s: SummerCampState, path: int) -> str:
     return f"the {PACKS[s.paths[path].pack]} path"
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def draw(s: SummerCampState, seat: int, n: int) -> int:
@@ -85,8 +82,11 @@ def move_pawn(s: SummerCampState, seat: int, path: int, spaces: int) -> int:
     end = min(start + spaces, FINAL_BRIDGE)
     s.pawns[seat][path] = end
     moved = end - start
-    s.say(f"{name(seat)} moves {plural(moved, 'space')} on {path_name(s, path)} "
-          f"(to {end}{', a bridge' if end in BRIDGES else ''}).", seat)
+    s.say(
+        f"{name(seat)} moves {plural(moved, 'space')} on {path_name(s, path)} "
+        f"(to {end}{', a bridge' if end in BRIDGES else ''}).",
+        seat,
+    )
     asks: list[Prompt] = []
     for pos in range(start + 1, end + 1):
         bonus = s.paths[path].bonuses[pos]
@@ -96,8 +96,9 @@ def move_pawn(s: SummerCampState, seat: int, path: int, spaces: int) -> int:
             if gain_snacks(s, seat, 1):
                 s.say(f"{name(seat)} gains a snack bar token for a bonus icon.", seat)
             else:
-                s.say(f"{name(seat)} already has 6 snack bar tokens: the bonus icon gives none.",
-                      seat)
+                s.say(
+                    f"{name(seat)} already has 6 snack bar tokens: the bonus icon gives none.", seat
+                )
         elif bonus == "move":
             s.say(f"{name(seat)} may move a pawn 1 space for a bonus icon.", seat)
             asks.append(Prompt(kind="bonus_move", seats=[seat], spaces=1))

@@ -89,8 +89,7 @@ class Done(_Move):
 
 
 Move = Annotated[
-    Play | Buy | SpendSnack | EndTurn | ChooseCard | ChoosePath | ChoosePile | ChoosePlayer
-    | Done,
+    Play | Buy | SpendSnack | EndTurn | ChooseCard | ChoosePath | ChoosePile | ChoosePlayer | Done,
     Field(discriminator="type"),
 ]
 move_adapter: TypeAdapter[Move] = TypeAdapter(Move)

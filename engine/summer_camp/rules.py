@@ -7,13 +7,25 @@ buy, spend a snack bar token, end the turn. A card that asks for decisions queue
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.core import IllegalMove
 from engine.summer_camp import actions, turn
 from engine.summer_camp.actions import answers, can_act, keys, prompt_text, settle
-from engine.summer_camp.cards import CARDS, PACKS
+from engine.summer_camp.cards import CARDS, PACKS, PRICES
 from engine.summer_camp.effects import path_name, name
-from engine.summer_camp.moves import (Buy, ChooseCard, ChoosePath, ChoosePile, ChoosePlayer,
-                                      Done, EndTurn, Move, Play, SpendSnack)
+from engine.summer_camp.moves import (
+    Buy,
+    ChooseCard,
+    ChoosePath,
+    ChoosePile,
+    ChoosePlayer,
+    Done,
+    EndTurn,
+    Move,
+    Play,
+    SpendSnack,
+)
 from engine.summer_camp.state import SummerCampState
 
 PLAY = {(key, use): Play(card=key, use=use) for key in CARDS for use in ("action", "energy")}
@@ -44,7 +56,7 @@ def legal_moves(s: SummerCampState, seat: int) -> list[Move]:
             moves.append(PLAY[key, "action"])
         moves.append(PLAY[key, "energy"])
     if s.energy >= CHEAPEST:
-        moves += [BUY[key] for key in turn.display_keys(s) if CARDS[key].cost <= s.energy]
+        moves += [BUY[key] for key in turn.display_keys(s) if PRICES[key] <= s.energy]
     if s.snacks[seat]:
         moves.append(SPEND_SNACK)
     moves.append(END_TURN)
@@ -95,15 +107,15 @@ def describe(s: SummerCampState, seat: int, move: Move) -> str:
             return f"Bonus: move 1 on {where}"
         return f"Move {p.spaces} on {where}"
     if isinstance(move, ChooseCard):
-        card = CARDS[move.card].name
+        title = CARDS[move.card].name
         return {
-            "scavenger_hunt": f"Discard {card}",
-            "bird_watching": f"Discard {card}",
-            "dodgeball": f"Discard {card}",
-            "tie_dye": f"Discard {card}, then move 1 space",
-            "macaroni_sculpture": f"Discard {card} for 3 snack bar tokens",
-            "plant_identification": f"Take {card} from your discard pile",
-        }.get(p.kind) or f"Take {card} ({CARDS[move.card].cost} energy) {_take_where(p.card)}"
+            "scavenger_hunt": f"Discard {title}",
+            "bird_watching": f"Discard {title}",
+            "dodgeball": f"Discard {title}",
+            "tie_dye": f"Discard {title}, then move 1 space",
+            "macaroni_sculpture": f"Discard {title} for 3 snack bar tokens",
+            "plant_identification": f"Take {title} from your discard pile",
+        }.get(p.kind) or f"Take {title} ({CARDS[move.card].cost} energy) {_take_where(p.card)}"
     if isinstance(move, ChoosePile):
         return f"Take the top card of the {PACKS[s.paths[move.path].pack]} pile"
     if isinstance(move, ChoosePlayer):
@@ -116,8 +128,11 @@ def describe(s: SummerCampState, seat: int, move: Move) -> str:
 
 
 def _take_where(by: str) -> str:
-    return {"zip_lining": "into your hand", "ropes_course": "onto your draw pile",
-            "climbing_wall": "onto your discard pile"}[by]
+    return {
+        "zip_lining": "into your hand",
+        "ropes_course": "onto your draw pile",
+        "climbing_wall": "onto your discard pile",
+    }[by]
 
 
 def _action_label(s: SummerCampState, key: str) -> str:
@@ -131,11 +146,15 @@ def _action_label(s: SummerCampState, key: str) -> str:
     return label
 
 
-def prompt_of(s: SummerCampState) -> dict | None:
+def prompt_of(s: SummerCampState) -> dict[str, Any] | None:
     if not s.prompts:
         return None
     p = s.prompts[0]
-    return {"kind": p.kind, "seats": list(p.seats), "card": p.card or None,
-            "text": prompt_text(s, p), "left": p.left, "done": p.done}
-
-
+    return {
+        "kind": p.kind,
+        "seats": list(p.seats),
+        "card": p.card or None,
+        "text": prompt_text(s, p),
+        "left": p.left,
+        "done": p.done,
+    }

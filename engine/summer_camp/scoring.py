@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.core import Outcome
 from engine.summer_camp.board import LAKE_POINTS
 from engine.summer_camp.cards import CARDS, COPIES
@@ -15,14 +17,20 @@ def card_points(s: SummerCampState, seat: int) -> int:
     return sum(CARDS[COPIES[c]].points for c in cards)
 
 
-def breakdown(s: SummerCampState, seat: int) -> dict:
+def breakdown(s: SummerCampState, seat: int) -> dict[str, Any]:
     badges = [{"kind": b.kind, "points": b.points} for b in s.badges[seat]]
     badge_points = sum(b.points for b in s.badges[seat])
     cards = card_points(s, seat)
     lake = sum(LAKE_POINTS.get(pos, 0) for pos in s.pawns[seat])
-    return {"seat": seat, "badges": badges, "badge_points": badge_points,
-            "card_points": cards, "lake_points": lake, "snack_tokens": s.snacks[seat],
-            "total": badge_points + cards + lake}
+    return {
+        "seat": seat,
+        "badges": badges,
+        "badge_points": badge_points,
+        "card_points": cards,
+        "lake_points": lake,
+        "snack_tokens": s.snacks[seat],
+        "total": badge_points + cards + lake,
+    }
 
 
 def outcome(s: SummerCampState) -> Outcome | None:
@@ -32,5 +40,4 @@ def outcome(s: SummerCampState) -> Outcome | None:
     rows = [breakdown(s, p) for p in range(s.players)]
     best = max((r["total"], r["snack_tokens"]) for r in rows)
     winners = [r["seat"] for r in rows if (r["total"], r["snack_tokens"]) == best]
-    return Outcome(scores=[r["total"] for r in rows], winners=winners,
-                   details={"breakdown": rows})
+    return Outcome(scores=[r["total"] for r in rows], winners=winners, details={"breakdown": rows})

@@ -12,13 +12,19 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
-from engine.core import Rng
-from engine.search import SearchBot, Searcher, _advance, _fresh
+from engine.core import BaseState, Game, Outcome, Rng
+from engine.search import SearchBot, Searcher, Trace, _advance, _fresh
 from engine.summer_camp.bot import WORTH, heuristic_bot
-from engine.summer_camp.board import (FINAL_BRIDGE, FIRST_BRIDGE, HAND_SIZE, LAKE_POINTS,
-                                      SECOND_BRIDGE)
-from engine.summer_camp.cards import CARD_LIST, CARDS, COPIES
+from engine.summer_camp.board import (
+    FINAL_BRIDGE,
+    FIRST_BRIDGE,
+    HAND_SIZE,
+    LAKE_POINTS,
+    SECOND_BRIDGE,
+)
+from engine.summer_camp.cards import CARD_LIST, COPIES, PRICES
 from engine.summer_camp.moves import Move, Play, SpendSnack
 from engine.summer_camp.state import SummerCampState
 from engine.summer_camp.turn import display_keys, snack_value
@@ -29,9 +35,19 @@ ENERGY_ONLY = WORTH["energy"] / 2
 PLAY_WORTH = {c.key: max(ENERGY_ONLY, WORTH[c.action] * c.amount / 2) for c in CARD_LIST}
 POINTS = {c.key: c.points for c in CARD_LIST}
 # The order the search plays actions in: cards that bring more cards first.
-DRAWS_FIRST = {"draw": 0, "sing_along": 0, "friendship_bracelet": 0, "dodgeball": 0,
-               "scavenger_hunt": 1, "plant_identification": 1, "take_display": 1,
-               "bird_watching": 1, "secret_admirer": 3, "bird_feeder": 3, "energy": 3}
+DRAWS_FIRST = {
+    "draw": 0,
+    "sing_along": 0,
+    "friendship_bracelet": 0,
+    "dodgeball": 0,
+    "scavenger_hunt": 1,
+    "plant_identification": 1,
+    "take_display": 1,
+    "bird_watching": 1,
+    "secret_admirer": 3,
+    "bird_feeder": 3,
+    "energy": 3,
+}
 ACTION = {c.key: c.action for c in CARD_LIST}
 
 PACE = 3.0  # spaces a turn a camper makes, to tell how many turns are left
@@ -53,9 +69,10 @@ SCALE = 2
 """The search's budget is this many times the shared one (``budget_for``)."""
 
 
-class SummerCampSearcher(Searcher):
-    def determinize(self, state: SummerCampState, seat: int,
-                    rng: random.Random) -> SummerCampState:
+class SummerCampSearcher(Searcher[SummerCampState, Move]):
+    # The search is given this game's states: each method taking a ``BaseState`` asserts it.
+    def determinize(self, state: BaseState, seat: int, rng: random.Random) -> SummerCampState:
+        assert isinstance(state, SummerCampState)
         s = state.clone()
         for p in range(s.players):
             if p == seat:
@@ -65,22 +82,30 @@ class SummerCampSearcher(Searcher):
             cards = _shuffled(s.hands[p] + s.draws[p] + below, rng)
             hand, draw = len(s.hands[p]), len(s.draws[p])
             s.hands[p] = cards[:hand]
-            s.draws[p] = cards[hand:hand + draw]
-            s.discards[p] = cards[hand + draw:] + top
+            s.draws[p] = cards[hand : hand + draw]
+            s.discards[p] = cards[hand + draw :] + top
         s.piles = [_shuffled(pile, rng) for pile in s.piles]
         s.rng = Rng.from_seed(rng.getrandbits(64))
         return s
 
-    def evaluate(self, state: SummerCampState, seat: int) -> list[float]:
+    def evaluate(self, state: BaseState, seat: int) -> list[float]:
+        assert isinstance(state, SummerCampState)
         turns = _turns_left(state)
-        totals = [sum(w * f for w, f in zip(WEIGHTS, features(state, p, turns)))
-                  for p in range(state.players)]
+        totals = [
+            sum(w * f for w, f in zip(WEIGHTS, features(state, p, turns)))
+            for p in range(state.players)
+        ]
         top = max(totals)
         weights = [math.exp(t - top) for t in totals]
         whole = sum(weights)
         return [w / whole for w in weights]
 
-    def moves(self, game, state: SummerCampState, actor: int) -> list[Move]:
+    def final(self, outcome: Outcome) -> list[float]:
+        """Each seat's value of a line that ended the game (``_margin_share``)."""
+        return [_margin_share(outcome, p) for p in range(len(outcome.scores))]
+
+    def moves(self, game: Game[SummerCampState, Move], state: BaseState, actor: int) -> list[Move]:
+        assert isinstance(state, SummerCampState)
         return pruned(state, actor, game.legal_moves(state, actor))
 
     def budget_for(self, budget: int, players: int) -> int:
@@ -89,12 +114,19 @@ class SummerCampSearcher(Searcher):
         inside a second a move."""
         return SCALE * budget
 
-    def rollout_move(self, game, state: SummerCampState, actor: int, legal: list[Move],
-                     rng: random.Random) -> Move:
+    def rollout_move(
+        self,
+        game: Game[SummerCampState, Move],
+        state: BaseState,
+        actor: int,
+        legal: list[Move],
+        rng: random.Random,
+    ) -> Move:
+        assert isinstance(state, SummerCampState)
         return heuristic_bot(light_view(state, actor), legal, rng)
 
 
-class SummerCampSearchBot(SearchBot):
+class SummerCampSearchBot(SearchBot[SummerCampState, Move]):
     """Rollouts of the heuristic bot from each move worth searching (``moves``), all on one
     re-deal, re-dealt until the budget is spent; the budget is split into rounds, after each
     of which the worse half of the moves is dropped (never the heuristic bot's own), so that
@@ -102,7 +134,18 @@ class SummerCampSearchBot(SearchBot):
     is played if it beat the heuristic bot's by more than ``EDGE`` a re-deal. A move the
     pruning leaves alone is made at once."""
 
-    def decide(self, game, state, seat, legal, rng, budget=None):
+    searcher: SummerCampSearcher
+
+    def decide(
+        self,
+        game: Game[SummerCampState, Move],
+        state: BaseState,
+        seat: int,
+        legal: list[Move],
+        rng: random.Random,
+        budget: int | None = None,
+        trace: Trace | None = None,
+    ) -> Move:
         if len(legal) == 1:
             return legal[0]
         searcher = self.searcher
@@ -110,6 +153,7 @@ class SummerCampSearchBot(SearchBot):
         if len(choices) == 1:
             return choices[0]
         budget = searcher.budget_for(self.budget if budget is None else budget, state.players)
+        assert isinstance(state, SummerCampState)
         usual = heuristic_bot(light_view(state, seat), legal, rng)
         choices = list(dict.fromkeys([usual, *choices]))
         totals = [0.0] * len(choices)
@@ -120,25 +164,42 @@ class SummerCampSearchBot(SearchBot):
         for r in range(1, rounds + 1):
             while steps < budget * r // rounds:
                 dealt = _fresh(searcher.determinize(state, seat, rng))
+                assert isinstance(dealt, SummerCampState)
+                if trace is not None:
+                    trace.deal(dealt)
                 for i in live:
-                    value, taken = self._played_out(game, dealt.clone(), seat, choices[i],
-                                                    horizon, rng)
+                    value, taken = self._played_out(
+                        game, dealt.clone(), seat, choices[i], horizon, rng
+                    )
+                    if trace is not None:
+                        trace.back_up([value])
                     totals[i] += value
                     steps += taken
                 deals += 1
             if r < rounds:
                 # Every move still in has been played on every re-deal, so totals compare.
                 ranked = sorted(live, key=lambda i: (-totals[i], i))
-                live = sorted(set(ranked[:(len(live) + 1) // 2]) | {0})
+                live = sorted(set(ranked[: (len(live) + 1) // 2]) | {0})
+        if trace is not None:
+            trace.end(rng)
         best = max(live, key=lambda i: (totals[i], -i))
         if totals[best] - totals[0] <= EDGE * deals:
             return usual
         return choices[best]
 
-    def _played_out(self, game, state, seat, move, horizon, rng) -> tuple[float, int]:
+    def _played_out(
+        self,
+        game: Game[SummerCampState, Move],
+        state: SummerCampState,
+        seat: int,
+        move: Move,
+        horizon: int,
+        rng: random.Random,
+    ) -> tuple[float, int]:
         """``seat``'s share of the win after ``move`` and the heuristic bot's play, and the
         steps it took."""
         current = _advance(game, state, seat, move)
+        assert isinstance(current, SummerCampState)  # the game's own step
         steps = 1
         for k in range(2 * horizon):
             if current.over:
@@ -146,18 +207,20 @@ class SummerCampSearchBot(SearchBot):
             actor = game.to_act(current)[0]
             before = current.active
             legal = game.legal_moves(current, actor)
-            current = _advance(game, current, actor, self.searcher.rollout_move(
-                game, current, actor, legal, rng))
+            current = _advance(
+                game, current, actor, self.searcher.rollout_move(game, current, actor, legal, rng)
+            )
+            assert isinstance(current, SummerCampState)
             steps += 1
             if k + 1 >= horizon and current.active != before:
                 break
         outcome = game.outcome(current)
         if outcome is None:
             return self.searcher.evaluate(current, seat)[seat], steps
-        return _margin_share(outcome, seat), steps
+        return self.searcher.final(outcome)[seat], steps
 
 
-def _margin_share(outcome, seat: int) -> float:
+def _margin_share(outcome: Outcome, seat: int) -> float:
     """Half the seat's share of the win, half a logistic of its lead over the best other."""
     scores = outcome.scores
     lead = scores[seat] - max(x for p, x in enumerate(scores) if p != seat)
@@ -224,18 +287,38 @@ def features(s: SummerCampState, p: int, turns: float) -> list[float]:
     ]
 
 
-def light_view(s: SummerCampState, seat: int) -> dict:
+def light_view(s: SummerCampState, seat: int) -> dict[str, Any]:
     """The parts of the view the heuristic bot reads, built from the state at a fraction of
     the view's cost (no card points: only a gift's choice of opponent reads them)."""
-    paths = [{"badges": s.activity_badges[i], "bonuses": s.paths[i].bonuses,
-              "display": [None if c is None else COPIES[c] for c in s.display[i]]}
-             for i in range(len(s.paths))]
-    seats = [{"seat": p, "pawns": s.pawns[p], "snack_tokens": s.snacks[p], "card_points": 0,
-              "badges": []} for p in range(s.players)]
+    paths = [
+        {
+            "badges": s.activity_badges[i],
+            "bonuses": s.paths[i].bonuses,
+            "display": [None if c is None else COPIES[c] for c in s.display[i]],
+        }
+        for i in range(len(s.paths))
+    ]
+    seats = [
+        {
+            "seat": p,
+            "pawns": s.pawns[p],
+            "snack_tokens": s.snacks[p],
+            "card_points": 0,
+            "badges": [],
+        }
+        for p in range(s.players)
+    ]
     prompt = {"kind": s.prompts[0].kind, "card": s.prompts[0].card} if s.prompts else None
-    return {"you": seat, "packs": s.packs, "energy": s.energy, "bird_feeder": s.bird_feeder,
-            "paths": paths, "seats": seats, "prompt": prompt,
-            "supply": [{"card": k, "left": len(v)} for k, v in s.supply.items()]}
+    return {
+        "you": seat,
+        "packs": s.packs,
+        "energy": s.energy,
+        "bird_feeder": s.bird_feeder,
+        "paths": paths,
+        "seats": seats,
+        "prompt": prompt,
+        "supply": [{"card": k, "left": len(v)} for k, v in s.supply.items()],
+    }
 
 
 def pruned(s: SummerCampState, seat: int, legal: list[Move]) -> list[Move]:
@@ -250,10 +333,10 @@ def pruned(s: SummerCampState, seat: int, legal: list[Move]) -> list[Move]:
     if plays:
         actions = [m for m in plays if m.use == "action"]
         if not actions:
-            return plays[:1]
+            return [plays[0]]
         first = min(actions, key=lambda m: (DRAWS_FIRST.get(ACTION[m.card], 2), m.card))
         return [first]
     reach = s.energy + s.snacks[seat] * snack_value(s)
-    if s.snacks[seat] and any(s.energy < CARDS[k].cost <= reach for k in display_keys(s)):
+    if s.snacks[seat] and any(s.energy < PRICES[k] <= reach for k in display_keys(s)):
         return legal
     return [m for m in legal if not isinstance(m, SpendSnack)]

@@ -14,10 +14,11 @@ from engine.core import BaseState, copy_model, unchecked
 from engine.summer_camp.cards import PACKS
 
 SEAT_NAMES = ["Red", "Blue", "Green", "Yellow"]
-DEFAULT_PACKS = ["cooking", "outdoors", "water_sports"]
 
-PackId = Literal["adventure", "arts_crafts", "cooking", "friendship", "games", "outdoors",
-                 "water_sports"]
+PackId = Literal[
+    "adventure", "arts_crafts", "cooking", "friendship", "games", "outdoors", "water_sports"
+]
+DEFAULT_PACKS: list[PackId] = ["cooking", "outdoors", "water_sports"]
 
 
 class Options(BaseModel):
@@ -26,23 +27,33 @@ class Options(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     packs: list[PackId] = Field(
-        default=DEFAULT_PACKS, title="Activity packs",
+        default=DEFAULT_PACKS,
+        title="Activity packs",
         description="Choose 3 of the 7; each gives one path its activity.",
         # The packs' names as the game writes them, for forms and summaries ("Arts & Crafts").
-        json_schema_extra={"enum_labels": PACKS})
+        json_schema_extra={"enum_labels": dict(PACKS)},
+    )
 
     @field_validator("packs")
     @classmethod
     def three_different(cls, packs: list[str]) -> list[str]:
         if len(packs) != 3 or len(set(packs)) != 3:
-            raise ValueError(
-                "choose exactly 3 different activity packs among " + ", ".join(PACKS))
+            raise ValueError("choose exactly 3 different activity packs among " + ", ".join(PACKS))
         return packs
 
 
 PromptKind = Literal[
-    "path", "bonus_move", "scavenger_hunt", "tie_dye", "gods_eye", "macaroni_sculpture",
-    "take_display", "cave_exploration", "plant_identification", "bird_watching", "give",
+    "path",
+    "bonus_move",
+    "scavenger_hunt",
+    "tie_dye",
+    "gods_eye",
+    "macaroni_sculpture",
+    "take_display",
+    "cave_exploration",
+    "plant_identification",
+    "bird_watching",
+    "give",
     "dodgeball",
 ]
 

@@ -2,20 +2,41 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.core import IllegalMove, Rng
-from engine.summer_camp.board import (DISPLAY_SLOTS, FINAL_BRIDGE, FIRST_BRIDGE, HAND_SIZE,
-                                      PATH_BOARDS, SECOND_BRIDGE, SNACK_SUPPLY, START_POSITION,
-                                      STARTING_HAND, STARTING_SNACKS, build_path)
-from engine.summer_camp.cards import (ACTIVITY_BADGES, ALL_STAR_BADGES, CARD_LIST, CARDS,
-                                      COPIES, PACKS, PARTICIPATION_BADGES, starting_card)
-from engine.summer_camp.effects import card_name, draw, name, plural
+from engine.summer_camp.board import (
+    DISPLAY_SLOTS,
+    FINAL_BRIDGE,
+    FIRST_BRIDGE,
+    HAND_SIZE,
+    PATH_BOARDS,
+    SECOND_BRIDGE,
+    SNACK_SUPPLY,
+    START_POSITION,
+    STARTING_HAND,
+    STARTING_SNACKS,
+    build_path,
+)
+from engine.summer_camp.cards import (
+    ACTIVITY_BADGES,
+    ALL_STAR_BADGES,
+    CARD_LIST,
+    CARDS,
+    COPIES,
+    PACKS,
+    PARTICIPATION_BADGES,
+    starting_card,
+)
+from engine.summer_camp.effects import card_name, draw, name
 from engine.summer_camp.state import Badge, Path, SummerCampState, played
+from engine.words import plural
 
 SUPPLY_PILES = ("smores", "scavenger_hunt", "free_time")
 BADGE_NAMES = {"participation": "Participation", "all_star": "Camp All-Star", **PACKS}
 
 
-def setup(players: int, packs: list[str], seed: int) -> SummerCampState:
+def setup(players: int, packs: Sequence[str], seed: int) -> SummerCampState:
     s = SummerCampState(players=players, packs=list(packs), rng=Rng.from_seed(seed))
     boards = list(PATH_BOARDS)
     s.rng.shuffle(boards)
@@ -23,11 +44,12 @@ def setup(players: int, packs: list[str], seed: int) -> SummerCampState:
     for i, key in enumerate(COPIES):
         by_key[key].append(i)
     for p, pack in enumerate(packs):
-        laid = boards[3 * p:3 * p + 3]
-        pile = [i for c in CARD_LIST if c.pack == pack and c.cost is not None
-                for i in by_key[c.key]]
+        laid = boards[3 * p : 3 * p + 3]
+        pile = [
+            i for c in CARD_LIST if c.pack == pack and c.cost is not None for i in by_key[c.key]
+        ]
         s.rng.shuffle(pile)
-        display = [pile.pop() for _ in range(DISPLAY_SLOTS)]
+        display: list[int | None] = [pile.pop() for _ in range(DISPLAY_SLOTS)]
         s.paths.append(Path(pack=pack, boards=laid, bonuses=build_path(laid)))
         s.piles.append(pile)
         s.display.append(display)
@@ -43,13 +65,15 @@ def setup(players: int, packs: list[str], seed: int) -> SummerCampState:
     lights_out = by_key["lights_out"]
     starts = {pack: by_key[starting_card(pack)] for pack in packs}
     for seat in range(players):
-        deck = lights_out[7 * seat:7 * seat + 7] + [starts[pack][seat] for pack in packs]
+        deck = lights_out[7 * seat : 7 * seat + 7] + [starts[pack][seat] for pack in packs]
         s.rng.shuffle(deck)
         s.draws.append(deck)
         s.discards.append([])
         s.hands.append([])
-    s.say("The paths lead to " + ", ".join(PACKS[p] for p in packs) + ". "
-          f"{name(s.start_player)} is the start player.")
+    s.say(
+        "The paths lead to " + ", ".join(PACKS[p] for p in packs) + ". "
+        f"{name(s.start_player)} is the start player."
+    )
     for k in range(players):
         seat = (s.start_player + k) % players
         draw(s, seat, STARTING_HAND[k])
@@ -130,8 +154,11 @@ def spend_snack(s: SummerCampState, seat: int) -> None:
 
 
 def end_turn(s: SummerCampState, seat: int) -> None:
-    s.say(f"{name(seat)} ends their turn and discards "
-          f"{plural(len(s.played) + len(s.hands[seat]), 'card')}.", seat)
+    s.say(
+        f"{name(seat)} ends their turn and discards "
+        f"{plural(len(s.played) + len(s.hands[seat]), 'card')}.",
+        seat,
+    )
     s.discards[seat] += [p.card for p in s.played] + s.hands[seat]
     s.played, s.hands[seat] = [], []
     s.energy, s.bird_feeder = 0, False
@@ -141,13 +168,16 @@ def end_turn(s: SummerCampState, seat: int) -> None:
     for display, pile in zip(s.display, s.piles):
         for i, c in enumerate(display):
             if c is None and pile:
-                display[i] = pile.pop()
-                s.say(f"{card_name(display[i])} is added to the display.")
+                card = display[i] = pile.pop()
+                s.say(f"{card_name(card)} is added to the display.")
     check_badges(s, seat)
     if sum(b.kind in PACKS for b in s.badges[seat]) == 3 and not s.ending:
         s.ending = True
-        s.say(f"{name(seat)} has all three activity badges: the round is finished, "
-              "then the game ends.", seat)
+        s.say(
+            f"{name(seat)} has all three activity badges: the round is finished, "
+            "then the game ends.",
+            seat,
+        )
     nxt = (seat + 1) % s.players
     if s.ending and nxt == s.start_player:
         s.over = True

@@ -55,6 +55,8 @@ Legal moves (``legal_moves`` in the full view, each with a ``label``):
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.summer_camp.board import LAKE_POINTS
 from engine.summer_camp.cards import COPIES
 from engine.summer_camp.rules import prompt_of
@@ -66,7 +68,7 @@ def _key(c: int | None) -> str | None:
     return None if c is None else COPIES[c]
 
 
-def view(s: SummerCampState, seat: int | None) -> dict:
+def view(s: SummerCampState, seat: int | None) -> dict[str, Any]:
     return {
         "packs": list(s.packs),
         "start_player": s.start_player,
@@ -75,10 +77,17 @@ def view(s: SummerCampState, seat: int | None) -> dict:
         "ending": s.ending,
         "energy": s.energy,
         "bird_feeder": s.bird_feeder,
-        "paths": [{"pack": p.pack, "boards": list(p.boards), "bonuses": list(p.bonuses),
-                   "draw_pile": len(s.piles[i]), "display": [_key(c) for c in s.display[i]],
-                   "badges": list(s.activity_badges[i])}
-                  for i, p in enumerate(s.paths)],
+        "paths": [
+            {
+                "pack": p.pack,
+                "boards": list(p.boards),
+                "bonuses": list(p.bonuses),
+                "draw_pile": len(s.piles[i]),
+                "display": [_key(c) for c in s.display[i]],
+                "badges": list(s.activity_badges[i]),
+            }
+            for i, p in enumerate(s.paths)
+        ],
         "supply": [{"card": key, "left": len(pile)} for key, pile in s.supply.items()],
         "participation": list(s.participation),
         "all_star": list(s.all_star),
@@ -90,7 +99,7 @@ def view(s: SummerCampState, seat: int | None) -> dict:
     }
 
 
-def _seat(s: SummerCampState, p: int, viewer: int | None) -> dict:
+def _seat(s: SummerCampState, p: int, viewer: int | None) -> dict[str, Any]:
     discard = s.discards[p]
     return {
         "seat": p,
@@ -106,3 +115,15 @@ def _seat(s: SummerCampState, p: int, viewer: int | None) -> dict:
         "card_points": card_points(s, p),
         "lake_points": sum(LAKE_POINTS.get(pos, 0) for pos in s.pawns[p]),
     }
+
+
+def hidden(s: SummerCampState, seat: int | None) -> list[list[int]]:
+    """The places ``seat`` cannot see into (``None``: a spectator), each a list of card copies
+    (``engine.undo``): the activity piles, every draw pile (its owner's too), and the other
+    campers' hands and discard piles under their top card."""
+    places = [*s.piles, *s.draws]
+    for p in range(s.players):
+        if p != seat:
+            places.append(s.hands[p])
+            places.append(s.discards[p][:-1])
+    return places

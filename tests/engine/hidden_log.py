@@ -15,8 +15,14 @@ from engine.core import Game
 Permute = Callable[..., tuple[object, Callable[[object], object]]]
 
 
-def assert_log_hides(game: Game, permute: Permute, seeds: range, players: int,
-                     options: dict | None = None, every: int = 1) -> int:
+def assert_log_hides(
+    game: Game,
+    permute: Permute,
+    seeds: range,
+    players: int,
+    options: dict | None = None,
+    every: int = 1,
+) -> int:
     """Plays ``seeds`` random games; returns how many moves were compared."""
     compared = 0
     for seed in seeds:
@@ -39,8 +45,13 @@ def assert_log_hides(game: Game, permute: Permute, seeds: range, players: int,
                     t2 = game.apply(s2, seat, move2)
                     if game.view(t2, viewer) != game.view(t, viewer):
                         continue  # the move showed a card the permutation changed
-                    lines = [e.text for e in t.log[len(s.log):]]
-                    assert [e.text for e in t2.log[len(s2.log):]] == lines, (seed, step, viewer, move)
+                    lines = [e.text for e in t.log[len(s.log) :]]
+                    assert [e.text for e in t2.log[len(s2.log) :]] == lines, (
+                        seed,
+                        step,
+                        viewer,
+                        move,
+                    )
                     compared += 1
             s = t
             step += 1

@@ -67,7 +67,10 @@ def test_a_mutated_legal_move_is_illegal_and_changes_nothing(kind):
 
     @given(mutated(kind))
     @settings(
-        max_examples=150, derandomize=True, deadline=None, database=None,
+        max_examples=150,
+        derandomize=True,
+        deadline=None,
+        database=None,
         suppress_health_check=list(HealthCheck),
     )
     def check(case):
@@ -86,9 +89,11 @@ def test_an_unknown_summer_camp_card_is_illegal():
     game = GAMES["summer-camp"]
     state = game.setup(2, game.options(None), 1)
     seat = game.to_act(state)[0]
-    for move in ({"type": "play", "card": "no-such-card", "use": "energy"},
-                 {"type": "buy", "card": "no-such-card"},
-                 {"type": "choose_card", "card": "no-such-card"}):
+    for move in (
+        {"type": "play", "card": "no-such-card", "use": "energy"},
+        {"type": "buy", "card": "no-such-card"},
+        {"type": "choose_card", "card": "no-such-card"},
+    ):
         with pytest.raises(IllegalMove, match="no Summer Camp card"):
             play(game, state, seat, move)
 

@@ -3,7 +3,7 @@ import random
 
 import pytest
 
-from engine.core import IllegalMove, Rng, bot_view, full_view, play, random_bot
+from engine.core import IllegalMove, Rng, play
 from engine.playout import play_out
 from engine.registry import GAMES
 
@@ -42,23 +42,6 @@ def test_shuffle_is_a_permutation_and_depends_on_the_seed():
 def test_illegal_move_carries_a_reason():
     err = IllegalMove("The Tent fits only in the top of the backpack.")
     assert err.reason == str(err)
-
-
-def test_random_bot_picks_a_legal_move():
-    legal = ["a", "b", "c"]
-    picks = {random_bot({}, legal, random.Random(seed)) for seed in range(30)}
-    assert picks == set(legal)
-
-
-@pytest.mark.parametrize("game_id", sorted(GAMES))
-def test_only_a_bot_that_reads_the_view_is_given_one(game_id):
-    game = GAMES[game_id]
-    state = game.setup(game.min_players, game.options(None), 3)
-    seat = game.to_act(state)[0]
-    legal = game.legal_moves(state, seat)
-    assert bot_view(game, random_bot, state, seat, legal) == {}
-    heuristic = game.bots["heuristic"]
-    assert bot_view(game, heuristic, state, seat, legal) == full_view(game, state, seat, legal)
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
@@ -113,7 +96,8 @@ def test_the_last_decision_is_the_first_line_each_move_wrote():
     only its step's."""
     import random as _random
 
-    from engine.core import bot_view, full_view, play
+    from engine.bots import bot_view
+    from engine.core import full_view, play
     from engine.registry import GAMES
 
     for game in GAMES.values():
@@ -128,7 +112,9 @@ def test_the_last_decision_is_the_first_line_each_move_wrote():
             legal = game.legal_moves(state, seat)
             bot = game.bots["random"]
             before = state.logged + len(state.log)
-            state = play(game, state, seat, bot(bot_view(game, bot, state, seat, legal), legal, rng))
+            state = play(
+                game, state, seat, bot(bot_view(game, bot, state, seat, legal), legal, rng)
+            )
             assert state.logged == before
             if state.log:
                 decided = before

@@ -6,7 +6,9 @@ import pytest
 
 from engine.camping_life import GAME
 from engine.camping_life.cards import CARDS, Card
+from engine.camping_life.moves import BidTable
 from engine.camping_life.state import CampingLifeState
+from engine.core import play
 
 # One letter per card: W is a forest with a road, U a pool and Y a tent with an umbrella.
 LETTERS = {
@@ -68,3 +70,23 @@ def arrange(row: list[str], next_round: list[str], seed: int = 0) -> CampingLife
 @pytest.fixture
 def arranged():
     return arrange
+
+
+def before_the_last_table_coin() -> tuple[CampingLifeState, BidTable]:
+    """A round bid to its last step: Blue, the second bidder, is to put the third bidding
+    turn's table coin down, which turns both over ("Table coins turned over: Red 2, Blue 4")
+    and gives Blue the higher total (9 to 3) and the pick; and that table coin. Red's other 2
+    lies on a card, face down."""
+    s = arrange(["pool", "house", "forest", "pool"], ["tent", "campfire"])
+    row = list(s.row)
+    bids = {
+        0: [(row[0], 4, 0), (row[1], 3, 1), (row[2], 2, 2)],
+        1: [(row[3], 0, 2), (row[3], 1, 3), (row[3], 2, 4)],
+    }
+    for turn in range(3):
+        for seat in (0, 1):
+            card, coin, table = bids[seat][turn]
+            s = play(GAME, s, seat, {"type": "bid_card", "card": card, "coin": coin})
+            if (turn, seat) != (2, 1):
+                s = play(GAME, s, seat, {"type": "bid_table", "coin": table})
+    return s, BidTable(coin=4)

@@ -30,9 +30,18 @@ def test_every_mission_has_a_scoring_rule():
 
 def test_card_json_shapes():
     pool = next(c for c in CARDS if c.kind == "pool" and c.umbrella)
-    assert pool.to_json() == {"id": pool.id, "kind": "pool",
-                              "name": "Swimming pool with an umbrella",
-                              "umbrella": True, "road": False}
+    assert pool.to_json() == {
+        "id": pool.id,
+        "kind": "pool",
+        "name": "Swimming pool with an umbrella",
+        "umbrella": True,
+        "road": False,
+    }
     mission = CARDS[MISSION_IDS[0]]
-    assert mission.to_json() == {"id": mission.id, "kind": "mission", "key": "most_pools",
-                                 "text": "Most swimming pools in your play area", "points": 2}
+    assert mission.to_json() == {
+        "id": mission.id,
+        "kind": "mission",
+        "key": "most_pools",
+        "text": "Most swimming pools in your play area",
+        "points": 2,
+    }

@@ -10,6 +10,7 @@ from .test_view import hidden_changed
 
 def permute(s, viewer, actor, rng):
     """``hidden_changed`` turns every coin ``viewer`` may not see into 4 minus its value."""
+
     def remap(move):
         if isinstance(move, BidCard | BidTable):
             return move.model_copy(update={"coin": 4 - move.coin})

@@ -5,12 +5,15 @@ from engine.camping_life.moves import BidCard, BidTable, Pick, Place, move_adapt
 from engine.core import IllegalMove
 
 
-@pytest.mark.parametrize(("data", "kind"), [
-    ({"type": "bid_card", "card": 20, "coin": 2}, BidCard),
-    ({"type": "bid_table", "coin": 0}, BidTable),
-    ({"type": "pick", "card": 31}, Pick),
-    ({"type": "place", "card": 31, "row": 2, "col": 3}, Place),
-])
+@pytest.mark.parametrize(
+    ("data", "kind"),
+    [
+        ({"type": "bid_card", "card": 20, "coin": 2}, BidCard),
+        ({"type": "bid_table", "coin": 0}, BidTable),
+        ({"type": "pick", "card": 31}, Pick),
+        ({"type": "place", "card": 31, "row": 2, "col": 3}, Place),
+    ],
+)
 def test_moves_parse_by_type_and_round_trip(data, kind):
     move = GAME.parse_move(data)
     assert isinstance(move, kind)
@@ -18,13 +21,16 @@ def test_moves_parse_by_type_and_round_trip(data, kind):
     assert move_adapter.validate_json(move.model_dump_json()) == move
 
 
-@pytest.mark.parametrize("data", [
-    {"type": "bid", "coin": 1},
-    {"type": "bid_table"},
-    {"type": "place", "card": 31, "row": 2},
-    {"type": "bid_table", "coin": 1, "card": 3},
-    "bid_table",
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"type": "bid", "coin": 1},
+        {"type": "bid_table"},
+        {"type": "place", "card": 31, "row": 2},
+        {"type": "bid_table", "coin": 1, "card": 3},
+        "bid_table",
+    ],
+)
 def test_malformed_moves_are_refused_with_a_reason(data):
     with pytest.raises(IllegalMove, match="^Not a valid move"):
         GAME.parse_move(data)

@@ -1,4 +1,4 @@
-"""500 seeded random games, with the invariants checked at every step."""
+"""100 seeded random games, with the invariants checked at every step."""
 
 import random
 
@@ -10,13 +10,20 @@ from engine.camping_life.scoring import CELLS, COLS
 from engine.camping_life.state import CampingLifeState
 from engine.core import IllegalMove, play
 
-GAMES = 500
+GAMES = 100
+BLOCKS = 2
 
 
 def all_cards(s: CampingLifeState) -> list[int]:
     return sorted(
-        s.mission_pile + s.open_missions + s.secret_missions + s.draw + s.row + s.next_round
-        + s.discard + [c for area in s.areas for c in area if c is not None]
+        s.mission_pile
+        + s.open_missions
+        + s.secret_missions
+        + s.draw
+        + s.row
+        + s.next_round
+        + s.discard
+        + [c for area in s.areas for c in area if c is not None]
         + [p.card for p in s.placements]
     )
 
@@ -36,7 +43,8 @@ def check_wrong_moves(s: CampingLifeState, seat: int, legal: list) -> None:
         if missing:
             wrong = first.model_copy(update={"coin": missing[0]})
             assert refused(s, seat, wrong) == (
-                f"You have no coin of value {missing[0]} left this round.")
+                f"You have no coin of value {missing[0]} left this round."
+            )
     if isinstance(first, Place):
         allowed = {m.row * COLS + m.col for m in legal}
         bad = [i for i in range(CELLS) if i not in allowed]
@@ -44,13 +52,14 @@ def check_wrong_moves(s: CampingLifeState, seat: int, legal: list) -> None:
             wrong = first.model_copy(update={"row": bad[0] // COLS, "col": bad[0] % COLS})
             assert refused(s, seat, wrong) in (
                 "There is already a card there.",
-                "A card must touch a card of your play area, side by side.")
+                "A card must touch a card of your play area, side by side.",
+            )
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("block", range(5))
+@pytest.mark.parametrize("block", range(BLOCKS))
 def test_random_games_finish_and_keep_every_invariant(block):
-    for seed in range(block * GAMES // 5, (block + 1) * GAMES // 5):
+    for seed in range(block * GAMES // BLOCKS, (block + 1) * GAMES // BLOCKS):
         rng = random.Random(seed)
         s = GAME.setup(2, GAME.options(None), seed)
         assert all_cards(s) == list(range(70))

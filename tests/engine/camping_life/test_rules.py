@@ -48,9 +48,11 @@ def test_rulebook_example_c():
     pool1, house, forest, pool2 = s.row
     tent, campfire = s.next_round
     # Turn by turn: (card, coin on it, coin on the table) for red then blue.
-    turns = [((pool1, 3, 2), (pool1, 2, 2)),
-             ((forest, 2, 4), (forest, 3, 0)),
-             ((pool2, 0, 1), (forest, 1, 4))]
+    turns = [
+        ((pool1, 3, 2), (pool1, 2, 2)),
+        ((forest, 2, 4), (forest, 3, 0)),
+        ((pool2, 0, 1), (forest, 1, 4)),
+    ]
     for red, blue in turns:
         s = bids(s, RED, *red)
         s = bids(s, BLUE, *blue)
@@ -68,8 +70,7 @@ def test_rulebook_example_c():
     s = play(GAME, s, RED, {"type": "place", "card": campfire, "row": 1, "col": 1})
 
     # Each player places all the cards they won, in the order they choose.
-    assert [(p.seat, p.card) for p in s.placements] == [(RED, pool1), (RED, pool2),
-                                                        (BLUE, forest)]
+    assert [(p.seat, p.card) for p in s.placements] == [(RED, pool1), (RED, pool2), (BLUE, forest)]
     assert GAME.to_act(s) == [RED]
     assert {m.card for m in GAME.legal_moves(s, RED)} == {pool1, pool2}
     assert house in s.discard and tent in s.next_round
@@ -78,9 +79,9 @@ def test_rulebook_example_c():
     assert (summary.picker, summary.picked) == (RED, campfire)
     assert [(c.card, c.coins, c.winner, c.placed) for c in summary.cards] == [
         (pool1, [[3], [2]], RED, None),
-        (house, [[], []], None, False),      # no coin: discarded
+        (house, [[], []], None, False),  # no coin: discarded
         (forest, [[2], [3, 1]], BLUE, None),
-        (pool2, [[0], []], RED, None),       # a lone 0 wins
+        (pool2, [[0], []], RED, None),  # a lone 0 wins
     ]
     texts += [e.text for e in s.log]
     assert "Table totals: Red 7, Blue 6. Red picks a next-round card." in texts
@@ -123,13 +124,16 @@ def test_table_tie_discards_both_next_round_cards_and_the_starter_stays():
     s.starter = s.bidder = BLUE
     nexts = list(s.next_round)
     row = list(s.row)
-    for blue, red in [((row[0], 4, 0), (row[0], 4, 0)),   # a tie on a card: discarded
-                      ((row[1], 3, 1), (row[2], 3, 1)),
-                      ((row[1], 2, 2), (row[2], 2, 2))]:
+    for blue, red in [
+        ((row[0], 4, 0), (row[0], 4, 0)),  # a tie on a card: discarded
+        ((row[1], 3, 1), (row[2], 3, 1)),
+        ((row[1], 2, 2), (row[2], 2, 2)),
+    ]:
         s = bids(s, BLUE, *blue)
         s = bids(s, RED, *red)
-    assert ("Table totals: Red 3, Blue 3. A tie: nobody picks, the next-round cards are "
-            "discarded.") in [e.text for e in s.log]
+    assert (
+        "Table totals: Red 3, Blue 3. A tie: nobody picks, the next-round cards are discarded."
+    ) in [e.text for e in s.log]
     assert set(nexts) <= set(s.discard) and row[0] in s.discard and row[3] in s.discard
     summary = s.last_round
     assert (summary.table_totals, summary.picker, summary.picked) == ([3, 3], None, None)
@@ -166,8 +170,7 @@ def test_the_area_grows_in_any_direction_while_it_fits_in_three_rows_of_four():
     row = [20, 21, 22, None] + [None] * 8
     assert (0, -1) in targets(row) and (0, 3) in targets(row)
     full_row = [20, 21, 22, 23] + [None] * 8
-    assert targets(full_row) == [(-1, 0), (-1, 1), (-1, 2), (-1, 3),
-                                 (1, 0), (1, 1), (1, 2), (1, 3)]
+    assert targets(full_row) == [(-1, 0), (-1, 1), (-1, 2), (-1, 3), (1, 0), (1, 1), (1, 2), (1, 3)]
     # Placing below the grid moves the area up.
     low = [None] * 8 + [20, None, None, None]
     assert place(place(low, 3, 0, 21), 0, 0, 22)[0:9:4] == [22, 20, 21]
@@ -177,9 +180,11 @@ def place_state():
     """Red must place a won forest; red already has a card at row 1, column 1."""
     s = arrange(["pool", "house", "forest", "pool"], ["tent", "campfire"])
     s.areas[RED][5] = take(s, "house")
-    for red, blue in [((s.row[2], 4, 0), (s.row[3], 4, 0)),
-                      ((s.row[2], 3, 1), (s.row[3], 3, 1)),
-                      ((s.row[2], 2, 2), (s.row[3], 2, 2))]:
+    for red, blue in [
+        ((s.row[2], 4, 0), (s.row[3], 4, 0)),
+        ((s.row[2], 3, 1), (s.row[3], 3, 1)),
+        ((s.row[2], 2, 2), (s.row[3], 2, 2)),
+    ]:
         s = bids(s, RED, *red)
         s = bids(s, BLUE, *blue)
     return s
@@ -194,17 +199,33 @@ def test_legal_places_are_the_cells_next_to_the_area():
     assert GAME.legal_moves(s, BLUE) == []
 
 
-@pytest.mark.parametrize(("seat", "move", "reason"), [
-    (BLUE, {"type": "place", "card": None, "row": 0, "col": 1}, "It is not your turn."),
-    (RED, {"type": "place", "card": None, "row": 0, "col": 0},
-     "A card must touch a card of your play area, side by side."),
-    (RED, {"type": "place", "card": None, "row": 1, "col": 1}, "There is already a card there."),
-    (RED, {"type": "place", "card": None, "row": 4, "col": 1},
-     "Your play area is 4 cards wide and 3 high."),
-    (RED, {"type": "place", "card": 0, "row": 0, "col": 1}, "You must place the Forest now."),
-    (RED, {"type": "bid_table", "coin": 1},
-     "Now is not the time for bid_table: place a card you won."),
-])
+@pytest.mark.parametrize(
+    ("seat", "move", "reason"),
+    [
+        (BLUE, {"type": "place", "card": None, "row": 0, "col": 1}, "It is not your turn."),
+        (
+            RED,
+            {"type": "place", "card": None, "row": 0, "col": 0},
+            "A card must touch a card of your play area, side by side.",
+        ),
+        (
+            RED,
+            {"type": "place", "card": None, "row": 1, "col": 1},
+            "There is already a card there.",
+        ),
+        (
+            RED,
+            {"type": "place", "card": None, "row": 4, "col": 1},
+            "Your play area is 4 cards wide and 3 high.",
+        ),
+        (RED, {"type": "place", "card": 0, "row": 0, "col": 1}, "You must place the Forest now."),
+        (
+            RED,
+            {"type": "bid_table", "coin": 1},
+            "Now is not the time for bid_table: place a card you won.",
+        ),
+    ],
+)
 def test_illegal_places_are_refused_with_a_reason(seat, move, reason):
     s = place_state()
     if move.get("card", 0) is None:
@@ -239,13 +260,19 @@ def test_a_won_card_that_cannot_be_placed_is_discarded_and_the_game_ends():
     s = arrange(["pool", "house", "forest", "pool"], ["tent", "campfire"])
     s.areas[BLUE] = [take(s, "road") for _ in range(11)] + [None]
     row = list(s.row)
-    for red, blue in [((row[0], 4, 0), (row[1], 4, 0)),
-                      ((row[2], 3, 1), (row[3], 3, 1)),
-                      ((row[2], 2, 2), (row[3], 2, 2))]:
+    for red, blue in [
+        ((row[0], 4, 0), (row[1], 4, 0)),
+        ((row[2], 3, 1), (row[3], 3, 1)),
+        ((row[2], 2, 2), (row[3], 2, 2)),
+    ]:
         s = bids(s, RED, *red)
         s = bids(s, BLUE, *blue)
-    assert [(p.seat, p.card) for p in s.placements] == [(RED, row[0]), (RED, row[2]),
-                                                        (BLUE, row[1]), (BLUE, row[3])]
+    assert [(p.seat, p.card) for p in s.placements] == [
+        (RED, row[0]),
+        (RED, row[2]),
+        (BLUE, row[1]),
+        (BLUE, row[3]),
+    ]
     s = play(GAME, s, RED, {"type": "place", "card": row[0], "row": 0, "col": 0})
     s = play(GAME, s, RED, {"type": "place", "card": row[2], "row": 0, "col": 1})
     s = play(GAME, s, BLUE, {"type": "place", "card": row[1], "row": 2, "col": 3})
@@ -253,7 +280,11 @@ def test_a_won_card_that_cannot_be_placed_is_discarded_and_the_game_ends():
     assert row[3] in s.discard
     assert "Blue's play area is full: the Swimming pool is discarded." in [e.text for e in s.log]
     assert [(c.winner, c.placed) for c in s.last_round.cards] == [
-        (RED, True), (BLUE, True), (RED, True), (BLUE, False)]
+        (RED, True),
+        (BLUE, True),
+        (RED, True),
+        (BLUE, False),
+    ]
     assert GAME.view(s, None)["last_round"]["cards"][3]["placed"] is False
     assert s.phase == "over" and GAME.to_act(s) == []
     outcome = GAME.outcome(s)
@@ -267,9 +298,11 @@ def test_the_row_fills_as_far_as_the_draw_pile_allows_then_the_game_ends():
     s.discard += s.draw[1:]
     s.draw = s.draw[:1]
     row = list(s.row)
-    for red, blue in [((row[0], 0, 4), (row[1], 4, 0)),
-                      ((row[2], 1, 3), (row[3], 3, 1)),
-                      ((row[2], 2, 2), (row[3], 2, 2))]:
+    for red, blue in [
+        ((row[0], 0, 4), (row[1], 4, 0)),
+        ((row[2], 1, 3), (row[3], 3, 1)),
+        ((row[2], 2, 2), (row[3], 2, 2)),
+    ]:
         s = bids(s, RED, *red)
         s = bids(s, BLUE, *blue)
     s = play(GAME, s, RED, {"type": "pick", "card": s.next_round[0]})
@@ -282,8 +315,9 @@ def test_the_row_fills_as_far_as_the_draw_pile_allows_then_the_game_ends():
         seat = GAME.to_act(s)[0]
         s = play(GAME, s, seat, GAME.legal_moves(s, seat)[0])
     assert s.round == 2
-    assert s.log[-1].text == ("No cards are left to bid on. The game is over; "
-                              "the secret missions are revealed.")
+    assert s.log[-1].text == (
+        "No cards are left to bid on. The game is over; the secret missions are revealed."
+    )
 
 
 def finished(red_area: list[str], blue_area: list[str]):

@@ -3,8 +3,17 @@
 import pytest
 
 from engine.camping_life.cards import MISSION_BY_KEY
-from engine.camping_life.scoring import (MOST, breakdown, campfires, forests, mission_points,
-                                         pool_pairs, pools, roads, tents)
+from engine.camping_life.scoring import (
+    MOST,
+    breakdown,
+    campfires,
+    forests,
+    mission_points,
+    pool_pairs,
+    pools,
+    roads,
+    tents,
+)
 
 EMPTY = ". . . .\n. . . .\n. . . ."
 
@@ -38,13 +47,16 @@ def test_pools_example_a_pair_and_a_single(grid):
     assert pools(area) == 4
 
 
-@pytest.mark.parametrize(("text", "pairs", "points"), [
-    ("P P P .\n. . . .\n. . . .", 1, 4),  # a pool is in at most one pair
-    ("P P P P\n. . . .\n. . . .", 2, 6),  # pairing the middle two would waste two pools
-    ("P P . .\nP P . .\n. . . .", 2, 6),
-    ("P . P .\n. P . .\n. . . .", 0, 3),  # diagonal is not next to
-    ("P . . .\nP P P .\n. . P .", 2, 7),
-])
+@pytest.mark.parametrize(
+    ("text", "pairs", "points"),
+    [
+        ("P P P .\n. . . .\n. . . .", 1, 4),  # a pool is in at most one pair
+        ("P P P P\n. . . .\n. . . .", 2, 6),  # pairing the middle two would waste two pools
+        ("P P . .\nP P . .\n. . . .", 2, 6),
+        ("P . P .\n. P . .\n. . . .", 0, 3),  # diagonal is not next to
+        ("P . . .\nP P P .\n. . P .", 2, 7),
+    ],
+)
 def test_pools_maximise_the_pairs(grid, text, pairs, points):
     assert pool_pairs(grid(text)) == pairs
     assert pools(grid(text)) == points
@@ -142,12 +154,22 @@ def test_mission_examples_f_to_i(grid):
         C F . .
         U P T .
     """)
-    missions = [MISSION_BY_KEY[k] for k in
-                ("most_tents", "most_forests_in_a_row", "most_campfires",
-                 "most_umbrellas_in_a_row")]
+    missions = [
+        MISSION_BY_KEY[k]
+        for k in (
+            "most_tents",
+            "most_forests_in_a_row",
+            "most_campfires",
+            "most_umbrellas_in_a_row",
+        )
+    ]
     parts = breakdown([first, second], missions)
-    assert parts[0]["missions"] == {"most_tents": 2, "most_forests_in_a_row": 2,
-                                    "most_campfires": 3, "most_umbrellas_in_a_row": 3}
+    assert parts[0]["missions"] == {
+        "most_tents": 2,
+        "most_forests_in_a_row": 2,
+        "most_campfires": 3,
+        "most_umbrellas_in_a_row": 3,
+    }
     assert parts[1]["missions"] == dict.fromkeys(parts[0]["missions"], 0)
 
 
@@ -159,6 +181,13 @@ def test_breakdown_adds_terrain_and_missions(grid):
     """)
     mission = MISSION_BY_KEY["most_pools"]
     parts = breakdown([area, grid(EMPTY)], [mission])
-    assert parts[0] == {"roads": 2, "pools": 3, "forests": 1, "tents": 1, "campfires": 1,
-                        "missions": {"most_pools": 2}, "total": 10}
+    assert parts[0] == {
+        "roads": 2,
+        "pools": 3,
+        "forests": 1,
+        "tents": 1,
+        "campfires": 1,
+        "missions": {"most_pools": 2},
+        "total": 10,
+    }
     assert parts[1]["total"] == 0

@@ -164,14 +164,16 @@ def _dealt_state(hands: dict[int, list[int]], players: int = 2, turn: int = 0):
     """A state in the setup phase with ``hands`` dealt and every other card in the draw pile."""
     s = GAME.setup(players, GAME.options({}), 1)
     used = {c for hand in hands.values() for c in hand}
-    return s.model_copy(update={
-        "phase": "setup",
-        "turn": turn,
-        "draw_pile": [c for c in range(DECK_SIZE) if c not in used],
-        "discard_pile": [],
-        "backpacks": [bpk.empty() for _ in range(players)],
-        "dealt": [list(hands.get(seat, [])) for seat in range(players)],
-    })
+    return s.model_copy(
+        update={
+            "phase": "setup",
+            "turn": turn,
+            "draw_pile": [c for c in range(DECK_SIZE) if c not in used],
+            "discard_pile": [],
+            "backpacks": [bpk.empty() for _ in range(players)],
+            "dealt": [list(hands.get(seat, [])) for seat in range(players)],
+        }
+    )
 
 
 def test_the_player_chooses_which_dealt_item_to_leave_out():

@@ -106,9 +106,7 @@ def test_a_full_tie_is_broken_by_drawing_for_the_skunk():
     # The tied players draw in turn, in the order drawn for them.
     first = tb["order"][0]
     assert sorted(tb["order"]) == [0, 1]
-    assert [seat for seat, _ in tb["draws"]] == [
-        (first + i) % 2 for i in range(len(tb["draws"]))
-    ]
+    assert [seat for seat, _ in tb["draws"]] == [(first + i) % 2 for i in range(len(tb["draws"]))]
     assert out.scores == [5, 5]
     order = " and ".join(f"Player {p + 1}" for p in tb["order"])
     assert any(e.text.startswith(f"A tie: {order.replace(' and ', ', ')} draw") for e in s.log)

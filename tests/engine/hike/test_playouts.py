@@ -12,7 +12,9 @@ from engine.hike.moves import Continue, Discard, Draw, Join, Pack
 
 from .positions import all_cards
 
-GAMES = 500
+# Past a hundred games new seeds found nothing the first hundred had not; seeds 3 and 7 are
+# the first to end during a hike and to need the tie-break.
+GAMES = 100
 MAX_STEPS = 5000
 SAMPLE_EVERY = 17
 
@@ -103,7 +105,7 @@ def random_game(seed: int, players: int, sample: bool):
 
 
 @pytest.mark.slow
-def test_five_hundred_random_games_finish_with_every_card_accounted_for():
+def test_a_hundred_random_games_finish_with_every_card_accounted_for():
     ended_during_hike = 0
     tie_breaks = 0
     for seed in range(GAMES):

@@ -42,7 +42,11 @@ def test_rulebook_example_dropping_out_of_a_hike():
     assert GAME.to_act(s) == [0]
     legal = GAME.legal_moves(s, 0)
     assert legal == [
-        Continue(), DropOut(score=bar), DropOut(score=water), DropOut(score=bag), DropOut()
+        Continue(),
+        DropOut(score=bar),
+        DropOut(score=water),
+        DropOut(score=bag),
+        DropOut(),
     ]
     assert GAME.describe(s, 0, DropOut(score=bag)) == "Drop out and score the Sleeping Bag (4 mi)"
 
@@ -57,7 +61,7 @@ def test_rulebook_example_dropping_out_of_a_hike():
     assert s.hike.lead == 2 and s.hike.hikers == [2]  # Ken is now the lead hiker
 
     assert GAME.legal_moves(s, 2) == [Continue(), DropOut()]
-    assert GAME.describe(s, 2, DropOut()) == "Drop out and score all 1 card(s) (1 mi)"
+    assert GAME.describe(s, 2, DropOut()) == "Drop out and score all 1 card (1 mi)"
     s = play(GAME, s, 2, Continue())  # he turns up the Skunk, with only two cards
     said += [e.text for e in s.log]
 

@@ -12,8 +12,8 @@ from engine.hike.cards import SPACES
 from engine.playout import play_out
 from tests.engine.in_turn import moves_in_turn
 
-GAMES = 120
-BLOCKS = 4
+GAMES = 40
+BLOCKS = 2
 
 
 CARD_ID = re.compile(r'"id": (\d+)')
@@ -147,7 +147,8 @@ def test_views_share_the_entry_of_a_seat_nothing_changed_for_with_many_games_in_
     for s, before, t, after in moves_in_turn(GAME, games=300, rounds=30, viewer=0):
         for p in range(2):
             if (
-                t.backpacks[p] is s.backpacks[p] and t.scoring[p] is s.scoring[p]
+                t.backpacks[p] is s.backpacks[p]
+                and t.scoring[p] is s.scoring[p]
                 and t.debts[p] is s.debts[p]
                 and before["seats"][p]["hiking"] == after["seats"][p]["hiking"]
                 and (t.dealt[p] if t.dealt else ()) is (s.dealt[p] if s.dealt else ())

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.core import play
-from engine.pinetop import GAME
+from engine.pinetop import GAME, supply
 from engine.pinetop.cards import MAP_CARDS, SUPPLY
 from engine.pinetop.state import PinetopState
 
@@ -55,12 +55,19 @@ def set_face_up(s: PinetopState, *specs: str) -> None:
     s.deck[:0] = [c for c in s.face_up if c is not None]
     s.face_up = [None] * 4
     s.face_up = take_cards(s, *specs)
+    supply.note_matching(s)  # as the turn begins
 
 
-def arrange(players: int = 2, options: dict | None = None, seed: int = 1,
-            grid: dict[int, str] | None = None, campers: dict[int, list[int]] | None = None,
-            hands: dict[int, list[str]] | None = None, patches: dict[int, dict] | None = None,
-            active: int = 0) -> PinetopState:
+def arrange(
+    players: int = 2,
+    options: dict | None = None,
+    seed: int = 1,
+    grid: dict[int, str] | None = None,
+    campers: dict[int, list[int]] | None = None,
+    hands: dict[int, list[str]] | None = None,
+    patches: dict[int, dict] | None = None,
+    active: int = 0,
+) -> PinetopState:
     """A game past setup with the given cards at positions, campers, hands and patches; the
     turn of ``active`` begins."""
     s = GAME.setup(players, GAME.options(options or {}), seed)
@@ -83,6 +90,7 @@ def arrange(players: int = 2, options: dict | None = None, seed: int = 1,
     s.turn = 1
     s.active = active
     s.log = []
+    supply.note_matching(s)
     return s
 
 
@@ -100,5 +108,4 @@ def labels(s: PinetopState) -> list[str]:
 
 
 def kinds_in(s: PinetopState, cards: list[int]) -> list[str]:
-    return sorted(f"{'+'.join(SUPPLY[c].suits)}{'+wild' if SUPPLY[c].wild else ''}"
-                  for c in cards)
+    return sorted(f"{'+'.join(SUPPLY[c].suits)}{'+wild' if SUPPLY[c].wild else ''}" for c in cards)

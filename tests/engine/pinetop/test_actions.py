@@ -74,7 +74,9 @@ def test_deck_then_either_side():
     s = arrange()
     set_face_up(s, "wood", "water", "food", "rope")
     s = do(s, DECK)
-    assert {take(i)["slot"] for i in range(4)} == {m["slot"] for m in legal(s) if m["type"] == "take"}
+    assert {take(i)["slot"] for i in range(4)} == {
+        m["slot"] for m in legal(s) if m["type"] == "take"
+    }
 
 
 def test_a_face_up_wild_only_alone():
@@ -119,7 +121,8 @@ def test_with_four_matching_the_player_keeps_the_one_they_choose():
     set_face_up(s, "wood", "wood", "wood", "wood")
     s.deck += take_cards(s, "rope", "food", "water")
     assert [m for m in legal(s) if m["type"] == "refresh"] == [
-        {"type": "refresh", "keep": i} for i in range(4)]
+        {"type": "refresh", "keep": i} for i in range(4)
+    ]
     kept = s.face_up[2]
     s = do(s, {"type": "refresh", "keep": 2})
     assert s.face_up[2] == kept and kept not in s.discard
@@ -136,6 +139,39 @@ def test_the_player_chooses_whether_to_refresh_again():
     assert REFRESH not in legal(s)
 
 
+def test_three_matching_cards_are_judged_at_the_start_of_the_turn():
+    # "If at least 3 of the face-up cards have the same supply symbol at the start of a
+    # player's turn": a card turned up later in the turn (here by a borrowed Campfire before
+    # the action) does not make three.
+    s = arrange(options={"friendship": True}, patches={BLUE: {"campfire": False}})
+    s.friendship[RED] = "held"
+    set_face_up(s, "wood", "water", "wood", "food")
+    s.deck += take_cards(s, "wood")  # turned up in place of the card taken
+    assert REFRESH not in legal(s)
+    s = do(s, {"type": "friendship", "owner": BLUE, "patch": "campfire"})
+    s = do(s, take(1))
+    assert [SUPPLY[c].suits for c in s.face_up].count(("wood",)) == 3
+    assert s.phase == "action" and REFRESH not in legal(s)
+    # Three matching at the start, one of them taken before the action: the three matching
+    # cards are no longer there to discard, even when the card turned up matches too.
+    s = arrange(options={"friendship": True}, patches={BLUE: {"campfire": False}})
+    s.friendship[RED] = "held"
+    set_face_up(s, "wood", "water", "wood", "wood")
+    s.deck += take_cards(s, "wood")
+    assert REFRESH in legal(s)
+    s = do(s, {"type": "friendship", "owner": BLUE, "patch": "campfire"})
+    s = do(s, take(0))
+    assert [SUPPLY[c].suits for c in s.face_up].count(("wood",)) == 3
+    assert REFRESH not in legal(s)
+
+
+def test_a_free_move_before_the_action_keeps_the_refresh():
+    s = arrange(campers={4: [RED]}, patches={RED: {"trailblazer": False}})
+    set_face_up(s, "wood", "water", "wood", "wood")
+    s = do(s, {"type": "step", "start": 4, "to": 5})
+    assert s.phase == "action" and REFRESH in legal(s)
+
+
 def test_no_refresh_without_three_matching():
     s = arrange()
     set_face_up(s, "wood", "water", "wood", "rope")
@@ -144,13 +180,40 @@ def test_no_refresh_without_three_matching():
 
 def test_draw_and_move_moves_without_a_patch():
     s = arrange(campers={4: [RED]}, hands={RED: []})
-    assert move(4, 5) not in legal(s)
-    with pytest.raises(IllegalMove, match="Draw a card first"):
-        do(s, move(4, 5))
     s = do(s, DECK)
     assert move(4, 5) in legal(s) and move(4, 5, patch=True) not in legal(s)
     s = do(s, move(4, 5))
     assert s.campers[5] == [RED] and s.patches[RED] == {} and s.active == BLUE
+
+
+def test_draw_and_move_in_either_order():
+    # "Draw one supply card and move one camper to a new map location": the words set no
+    # order. The move first, then one card: from the deck or a face-up card of either side,
+    # never a wild ("Draw a single face up, non-wild, supply card"), and no second card.
+    s = arrange(campers={4: [RED]}, hands={RED: []})
+    set_face_up(s, "wild", "water", "food", "rope")
+    assert move(4, 5) in legal(s)
+    s = do(s, move(4, 5))
+    assert s.campers[5] == [RED] and s.phase == "draw" and s.active == RED
+    assert {m["type"] for m in legal(s)} == {"draw_deck", "take"}
+    assert {m["slot"] for m in legal(s) if m["type"] == "take"} == {1, 2, 3}
+    with pytest.raises(IllegalMove, match="moved"):
+        do(s, move(5, 4))
+    with pytest.raises(IllegalMove, match="wild"):
+        do(s, take(0))
+    water = s.face_up[1]
+    s = do(s, take(1))
+    assert s.hands[RED] == [water] and s.patches[RED] == {} and s.active == BLUE
+    # Joining another player's camper first: the gift comes from the hand as it is.
+    s = arrange(campers={4: [RED], 5: [BLUE]}, hands={RED: ["wood"]})
+    s = do(s, move(4, 5))
+    s = do(s, {"type": "give", "card": s.hands[RED][0], "to": BLUE})
+    assert s.phase == "draw" and s.hands[RED] == []
+    s = do(s, DECK)
+    assert len(s.hands[RED]) == 1 and s.active == BLUE
+    # Without a card to give, that move is not offered before the draw.
+    s = arrange(campers={4: [RED], 5: [BLUE]}, hands={RED: []})
+    assert move(4, 5) not in legal(s) and move(4, 3) in legal(s)
 
 
 def test_moves_are_orthogonal_only():
@@ -165,8 +228,9 @@ def test_moves_are_orthogonal_only():
 def test_a_patch_move_needs_the_cost():
     s = arrange(grid={1: "Penelope's Landing"}, campers={0: [RED]}, hands={RED: ["wood", "food"]})
     assert move(0, 1, patch=True) not in legal(s)
-    s = arrange(grid={1: "Penelope's Landing"}, campers={0: [RED]},
-                hands={RED: ["wood", "water", "food"]})
+    s = arrange(
+        grid={1: "Penelope's Landing"}, campers={0: [RED]}, hands={RED: ["wood", "water", "food"]}
+    )
     assert move(0, 1, patch=True) in legal(s)
     s = do(s, move(0, 1, patch=True))
     food = s.hands[RED][2]
@@ -175,22 +239,33 @@ def test_a_patch_move_needs_the_cost():
 
 
 def test_one_gift_per_player_however_many_campers():
-    s = arrange(players=3, grid={1: "Penelope's Landing"},
-                campers={0: [RED], 1: [BLUE, BLUE, YELLOW]},
-                hands={RED: ["wood", "water", "food", "rope"]})
+    s = arrange(
+        players=3,
+        grid={1: "Penelope's Landing"},
+        campers={0: [RED], 1: [BLUE, BLUE, YELLOW]},
+        hands={RED: ["wood", "water", "food", "rope"]},
+    )
     s = do(s, move(0, 1, patch=True))
     assert s.pending.gifts == 2 and s.pending.owed == (BLUE, YELLOW)
 
 
 def test_gifts_must_be_affordable():
-    s = arrange(players=3, grid={1: "Penelope's Landing"}, campers={0: [RED], 1: [BLUE, YELLOW]},
-                hands={RED: ["wood", "water", "food"]})
+    s = arrange(
+        players=3,
+        grid={1: "Penelope's Landing"},
+        campers={0: [RED], 1: [BLUE, YELLOW]},
+        hands={RED: ["wood", "water", "food"]},
+    )
     assert move(0, 1, patch=True) not in legal(s)
 
 
 def test_an_advanced_patch_cannot_be_gained_again():
-    s = arrange(grid={1: "Penelope's Landing"}, campers={0: [RED]},
-                hands={RED: ["wood", "water"]}, patches={RED: {"trailblazer": True}})
+    s = arrange(
+        grid={1: "Penelope's Landing"},
+        campers={0: [RED]},
+        hands={RED: ["wood", "water"]},
+        patches={RED: {"trailblazer": True}},
+    )
     assert move(0, 1, patch=True) not in legal(s)
     s.patches[RED] = {"trailblazer": False}
     s = do(s, move(0, 1, patch=True))
@@ -201,11 +276,15 @@ def test_an_advanced_patch_cannot_be_gained_again():
 
 
 def test_placing_needs_a_matching_tent_pair_and_a_camper_left():
-    s = arrange(grid={4: "Blue Jug Lodge"}, campers={0: [RED]},
-                hands={RED: ["wood/green", "food/blue"]})
+    s = arrange(
+        grid={4: "Blue Jug Lodge"}, campers={0: [RED]}, hands={RED: ["wood/green", "food/blue"]}
+    )
     assert {"type": "place", "to": 4} not in legal(s)
-    s = arrange(grid={4: "Blue Jug Lodge"}, campers={0: [RED, RED, RED, RED]},
-                hands={RED: ["wood/green", "food/green"]})
+    s = arrange(
+        grid={4: "Blue Jug Lodge"},
+        campers={0: [RED, RED, RED, RED]},
+        hands={RED: ["wood/green", "food/green"]},
+    )
     assert s.campers_left[RED] == 0
     assert all(m["type"] != "place" for m in legal(s))
 
@@ -236,12 +315,19 @@ def test_any_move_is_applied_or_refused_with_a_reason():
     rng = random.Random(4)
     s = GAME.setup(2, GAME.options({"friendship": True, "nature": True, "tower": True}), 4)
     samples = [
-        {"type": "take", "slot": 3}, {"type": "refresh"}, {"type": "stop"}, {"type": "skip"},
-        {"type": "pass"}, {"type": "draw_deck"},
+        {"type": "take", "slot": 3},
+        {"type": "refresh"},
+        {"type": "stop"},
+        {"type": "skip"},
+        {"type": "pass"},
+        {"type": "draw_deck"},
         {"type": "move", "start": 15, "to": 14, "patch": True, "tower": True},
-        {"type": "move", "start": 0, "to": 15}, {"type": "step", "start": 13, "to": 1},
-        {"type": "place", "to": 15}, {"type": "give", "card": 77, "to": 4},
-        {"type": "pay", "card": 70}, {"type": "discard", "card": 0},
+        {"type": "move", "start": 0, "to": 15},
+        {"type": "step", "start": 13, "to": 1},
+        {"type": "place", "to": 15},
+        {"type": "give", "card": 77, "to": 4},
+        {"type": "pay", "card": 70},
+        {"type": "discard", "card": 0},
         {"type": "claim", "mastery": "nope", "spot": 3},
         {"type": "friendship", "owner": 4, "patch": "forager"},
     ]

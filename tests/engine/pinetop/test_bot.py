@@ -25,16 +25,23 @@ def test_heuristic_bots_finish_games_with_every_module():
 
 
 def test_a_patch_is_worth_what_it_brings_toward_the_ranks_ahead():
-    assert patch_value({"forager": False}, 0, "campfire") > patch_value({"forager": False}, 0,
-                                                                        "pack_mule") > 0
+    assert (
+        patch_value({"forager": False}, 0, "campfire")
+        > patch_value({"forager": False}, 0, "pack_mule")
+        > 0
+    )
     # Past Skunk an advanced patch is needed: the second Forager is worth more than a new one.
     held = {"forager": False, "campfire": False, "pack_mule": False}
     assert patch_value(held, 1, "forager") > patch_value(held, 1, "woodsman")
 
 
 def test_the_bot_gains_a_patch_it_can_afford_rather_than_draw():
-    s = arrange(grid={1: "Penelope's Landing"}, campers={0: [RED]},
-                hands={RED: ["wood", "water"]}, patches={RED: {"forager": False}})
+    s = arrange(
+        grid={1: "Penelope's Landing"},
+        campers={0: [RED]},
+        hands={RED: ["wood", "water"]},
+        patches={RED: {"forager": False}},
+    )
     legal = GAME.legal_moves(s, RED)
     move = heuristic_bot(full_view(GAME, s, RED), legal, random.Random(0))
     assert move.type == "move" and move.patch and move.to == 1
@@ -71,12 +78,20 @@ def test_the_bot_refreshes_three_plain_matching_cards():
 
 
 def test_the_bot_spends_its_friendship_token_on_cards_when_its_hand_runs_low():
-    s = arrange(options={"friendship": True}, campers={4: [RED, RED, RED]}, hands={RED: []},
-                patches={BLUE: {"forager": False, "pack_mule": True}})
+    s = arrange(
+        options={"friendship": True},
+        campers={4: [RED, RED, RED]},
+        hands={RED: []},
+        patches={BLUE: {"forager": False, "pack_mule": True}},
+    )
     s.friendship[RED] = "held"
     move = bot_move(s)
     assert (move.type, move.owner, move.patch) == ("friendship", BLUE, "forager")
-    s = arrange(options={"friendship": True}, campers={4: [RED]},
-                hands={RED: ["wood"] * 5}, patches={BLUE: {"forager": False}})
+    s = arrange(
+        options={"friendship": True},
+        campers={4: [RED]},
+        hands={RED: ["wood"] * 5},
+        patches={BLUE: {"forager": False}},
+    )
     s.friendship[RED] = "held"
     assert bot_move(s).type != "friendship"

@@ -1,21 +1,27 @@
 """The rulebook's worked examples."""
 
-from engine.pinetop.cards import SUPPLY
+from engine.pinetop.cards import PATCHES, PATCHES_OF, SUPPLY
 from engine.pinetop.mastery import claimable
-from engine.pinetop.rules import hand_limit
+from engine.pinetop.costs import hand_limit
+from engine.pinetop.patches import meets
 
 from .conftest import BLUE, GREEN, RED, YELLOW, arrange, do, labels, legal
 
 
 def test_red_moves_from_blue_jug_lodge_onto_penelopes_landing_and_earns_trailblazer():
-    s = arrange(players=3, grid={0: "Blue Jug Lodge", 1: "Penelope's Landing"},
-                campers={0: [RED], 1: [YELLOW, BLUE]},
-                hands={RED: ["wood", "water", "food", "rope"], BLUE: [], YELLOW: []})
+    s = arrange(
+        players=3,
+        grid={0: "Blue Jug Lodge", 1: "Penelope's Landing"},
+        campers={0: [RED], 1: [YELLOW, BLUE]},
+        hands={RED: ["wood", "water", "food", "rope"], BLUE: [], YELLOW: []},
+    )
     wood, water, food, rope = s.hands[RED]
     move = {"type": "move", "start": 0, "to": 1, "patch": True, "tower": False}
     assert move in legal(s)
-    assert ("Move Blue Jug Lodge → Penelope's Landing: gain Trailblazer, pay wood, water; "
-            "2 gifts to Blue, Yellow") in labels(s)
+    assert (
+        "Move Blue Jug Lodge → Penelope's Landing: gain Trailblazer, pay wood, water; "
+        "2 gifts to Blue, Yellow"
+    ) in labels(s)
     s = do(s, move)
     # First a card to each of the two players there; never one the cost still needs.
     assert s.phase == "gift"
@@ -44,8 +50,13 @@ def test_red_moves_from_blue_jug_lodge_onto_penelopes_landing_and_earns_trailbla
 
 def test_blue_places_a_second_camper_with_two_green_tents_or_a_wild():
     for pair in (["wood/green", "food/green"], ["wood/green", "wild"]):
-        s = arrange(players=2, grid={4: "Blue Jug Lodge"}, campers={0: [BLUE], 2: [RED]},
-                    hands={BLUE: [*pair, "rope/grey"]}, active=BLUE)
+        s = arrange(
+            players=2,
+            grid={4: "Blue Jug Lodge"},
+            campers={0: [BLUE], 2: [RED]},
+            hands={BLUE: [*pair, "rope/grey"]},
+            active=BLUE,
+        )
         assert {"type": "place", "to": 4} in legal(s)
         s = do(s, {"type": "place", "to": 4})
         assert s.phase == "pay" and s.pending.cost == ("tent:green", "tent:green")
@@ -56,10 +67,27 @@ def test_blue_places_a_second_camper_with_two_green_tents_or_a_wild():
 
 
 def test_green_rises_from_possum_to_skunk_and_keeps_seven_cards():
-    s = arrange(players=4, grid={0: "Penelope's Landing", 1: "Fern Hollow"},
-                campers={0: [GREEN]}, patches={GREEN: {"forager": False}}, active=GREEN,
-                hands={GREEN: ["wood", "food", "wood", "wood", "wood", "water", "water",
-                               "water", "rope", "rope"]})
+    s = arrange(
+        players=4,
+        grid={0: "Penelope's Landing", 1: "Fern Hollow"},
+        campers={0: [GREEN]},
+        patches={GREEN: {"forager": False}},
+        active=GREEN,
+        hands={
+            GREEN: [
+                "wood",
+                "food",
+                "wood",
+                "wood",
+                "wood",
+                "water",
+                "water",
+                "water",
+                "rope",
+                "rope",
+            ]
+        },
+    )
     assert hand_limit(s, GREEN) == 8
     # Fern Hollow's west edge: Buddy System; it costs wood and food.
     s = do(s, {"type": "move", "start": 0, "to": 1, "patch": True, "tower": False})
@@ -74,9 +102,14 @@ def test_green_rises_from_possum_to_skunk_and_keeps_seven_cards():
 
 
 def test_master_of_the_basics():
-    s = arrange(players=2, grid={0: "Penelope's Landing", 1: "Fern Hollow"},
-                campers={0: [BLUE]}, active=BLUE, hands={BLUE: ["wood", "food"]},
-                patches={BLUE: {"forager": False, "campfire": False}})
+    s = arrange(
+        players=2,
+        grid={0: "Penelope's Landing", 1: "Fern Hollow"},
+        campers={0: [BLUE]},
+        active=BLUE,
+        hands={BLUE: ["wood", "food"]},
+        patches={BLUE: {"forager": False, "campfire": False}},
+    )
     s.masteries[0] = "basics"
     s = do(s, {"type": "move", "start": 0, "to": 1, "patch": True, "tower": False})
     for card in list(s.hands[BLUE]):
@@ -92,9 +125,23 @@ def test_master_of_the_basics():
     s = do(s, {"type": "claim", "mastery": "basics", "spot": 0})
     assert s.claims[0] == [BLUE, None, None, None]
     assert s.patches[BLUE]["trailblazer"] is False
+    assert [PATCHES[k].colour for k in s.patches[BLUE]] == ["green"] * 4
     # Trailblazer's ongoing power: a free move now; the other three spots stay open.
     assert s.phase == "after" and any(m["type"] == "step" for m in legal(s))
     s = do(s, {"type": "done"})
     assert claimable(s, BLUE) == [] and len(claimable(s, RED)) == 0
     s.patches[RED] = {"forager": False, "campfire": False, "buddy_system": False}
     assert claimable(s, RED) == [("basics", 1), ("basics", 2), ("basics", 3)]
+
+
+def test_you_could_win_with_four_green_four_blue_four_grey_and_three_advanced():
+    # "You need to match or exceed the requirements ... you could win with 4 green, 4 blue,
+    # 4 Grey, and 3 advanced even though that would be over the requirement."
+    s = arrange()
+    held = {k: False for colour in ("green", "blue", "grey") for k in PATCHES_OF[colour]}
+    assert len(held) == 12
+    held.update(forager=True, pack_mule=True, woodsman=True)
+    s.patches[RED] = held
+    counts = {c: sum(PATCHES[k].colour == c for k in held) for c in ("green", "blue", "grey")}
+    assert counts == {"green": 4, "blue": 4, "grey": 4}
+    assert meets(s, RED, 4)

@@ -9,7 +9,8 @@ from tests.engine.playthrough import assert_unchanged, playthrough
 
 def test_the_seeded_playthrough_is_unchanged():
     text = playthrough(
-        GAME, ["heuristic", "random", "heuristic"],
+        GAME,
+        ["heuristic", "random", "heuristic"],
         {"friendship": True, "nature": True, "tower": True},
     )
     assert_unchanged(Path(__file__).with_name("playthrough_seed7.txt"), text)

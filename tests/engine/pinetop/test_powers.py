@@ -2,7 +2,8 @@
 
 from engine.pinetop.board import neighbours
 from engine.pinetop.cards import MAP_CARDS, SUPPLY
-from engine.pinetop.rules import card_name, hand_limit, patch_cost, tent_cost
+from engine.pinetop.costs import hand_limit, patch_cost, tent_cost
+from engine.pinetop.rules import card_name
 
 from .conftest import BLUE, RED, YELLOW, arrange, do, labels, legal, set_face_up
 
@@ -19,8 +20,12 @@ def earn(patch, advanced=False, extra=(), **kw):
     """Red moves onto Penelope's Landing across ``patch`` and pays; its power is next."""
     start = FROM[patch]
     kw.setdefault("campers", {start: [RED]})
-    s = arrange(grid={4: "Penelope's Landing"}, hands={RED: ["wood", "water", *extra]},
-                patches={RED: {patch: False}} if advanced else None, **kw)
+    s = arrange(
+        grid={4: "Penelope's Landing"},
+        hands={RED: ["wood", "water", *extra]},
+        patches={RED: {patch: False}} if advanced else None,
+        **kw,
+    )
     s = do(s, move(start, 4, patch=True))
     wood, water = s.hands[RED][:2]
     return do(do(s, {"type": "pay", "card": wood}), {"type": "pay", "card": water})
@@ -31,8 +36,7 @@ def test_trailblazer_basic_one_free_move_a_turn_even_onto_others():
     blue_hand = list(s.hands[BLUE])
     assert s.phase == "after"  # after the action; next turn before it too
     assert {"type": "step", "start": 4, "to": 5} in legal(s)
-    assert ("Trailblazer: move Penelope's Landing → " + card_name(s, 5) + " for free"
-            in labels(s))
+    assert "Trailblazer: move Penelope's Landing → " + card_name(s, 5) + " for free" in labels(s)
     s = do(s, {"type": "step", "start": 4, "to": 5})
     assert s.campers[5] == [BLUE, RED] and s.hands[BLUE] == blue_hand
     assert s.active == BLUE  # one step a turn, no gifts
@@ -83,8 +87,7 @@ def test_buddy_system_places_a_camper_next_to_yours_or_anywhere():
 def test_a_camper_placed_by_buddy_system_on_an_occupied_card_gives_the_gifts():
     s = earn("buddy_system", campers={7: [RED], 3: [BLUE]}, extra=("food",))
     s = do(s, {"type": "place", "to": 3})
-    assert s.phase == "gift" and legal(s) == [{"type": "give", "card": s.hands[RED][0],
-                                               "to": BLUE}]
+    assert s.phase == "gift" and legal(s) == [{"type": "give", "card": s.hands[RED][0], "to": BLUE}]
     s = do(s, legal(s)[0])
     assert s.campers[3] == [BLUE, RED] and s.hands[RED] == [] and s.active == BLUE
     # Without a card to give, that card is not offered.
@@ -102,8 +105,12 @@ def test_pack_mule_raises_the_hand_limit():
 
 
 def test_good_neighbor_one_gift_in_all_or_none():
-    base = dict(players=3, grid={1: "Penelope's Landing"}, campers={0: [RED], 1: [BLUE, YELLOW]},
-                hands={RED: ["wood", "water", "food", "rope"]})
+    base = dict(
+        players=3,
+        grid={1: "Penelope's Landing"},
+        campers={0: [RED], 1: [BLUE, YELLOW]},
+        hands={RED: ["wood", "water", "food", "rope"]},
+    )
     s = arrange(**base, patches={RED: {"good_neighbor": False}})
     s = do(s, move(0, 1, patch=True))
     assert s.pending.gifts == 1 and {m["to"] for m in legal(s)} == {BLUE, YELLOW}
@@ -115,8 +122,12 @@ def test_good_neighbor_one_gift_in_all_or_none():
 
 
 def test_shelter_builder_cheaper_placements():
-    s = arrange(grid={4: "Blue Jug Lodge"}, campers={0: [RED]},
-                hands={RED: ["wood/green", "food/blue"]}, patches={RED: {"shelter_builder": False}})
+    s = arrange(
+        grid={4: "Blue Jug Lodge"},
+        campers={0: [RED]},
+        hands={RED: ["wood/green", "food/blue"]},
+        patches={RED: {"shelter_builder": False}},
+    )
     assert tent_cost(s, RED, 4) == ("tent:green", "any")
     assert {"type": "place", "to": 4} in legal(s)
     s.patches[RED] = {"shelter_builder": True}
@@ -128,18 +139,19 @@ def test_shelter_builder_cheaper_placements():
 
 def test_supply_runner_draws_more_after_draw_two_only():
     for advanced, extra in ((False, 1), (True, 2)):
-        s = arrange(hands={RED: []}, campers={4: [RED]},
-                    patches={RED: {"supply_runner": advanced}})
+        s = arrange(hands={RED: []}, campers={4: [RED]}, patches={RED: {"supply_runner": advanced}})
         s = do(do(s, DECK), DECK)
         assert len(s.hands[RED]) == 2 + extra
     s = arrange(hands={RED: []}, campers={4: [RED]}, patches={RED: {"supply_runner": True}})
     s = do(do(s, DECK), move(4, 5))
     assert len(s.hands[RED]) == 1
+    s = arrange(hands={RED: []}, campers={4: [RED]}, patches={RED: {"supply_runner": True}})
+    s = do(do(s, move(4, 5)), DECK)
+    assert len(s.hands[RED]) == 1 and s.active == BLUE
 
 
 def test_grey_basic_any_card_counts_as_its_supply():
-    s = arrange(grid={1: "Penelope's Landing"}, campers={0: [RED]},
-                hands={RED: ["food", "water"]})
+    s = arrange(grid={1: "Penelope's Landing"}, campers={0: [RED]}, hands={RED: ["food", "water"]})
     assert move(0, 1, patch=True) not in legal(s)  # wood, water
     s.patches[RED] = {"woodsman": False}
     assert move(0, 1, patch=True) in legal(s)
@@ -150,8 +162,12 @@ def test_grey_basic_any_card_counts_as_its_supply():
 
 
 def test_grey_advanced_pays_one_of_its_supply_less():
-    s = arrange(grid={1: "Firefly Field"}, campers={0: [RED]}, hands={RED: ["wood"]},
-                patches={RED: {"woodsman": True}})
+    s = arrange(
+        grid={1: "Firefly Field"},
+        campers={0: [RED]},
+        hands={RED: ["wood"]},
+        patches={RED: {"woodsman": True}},
+    )
     assert patch_cost(s, RED, 1) == ("wood",)
     for key, suit in (("water_bearer", "water"), ("camp_cook", "food"), ("knot_tyer", "rope")):
         s.patches[RED] = {key: True}
@@ -163,9 +179,36 @@ def test_grey_advanced_pays_one_of_its_supply_less():
 
 
 def test_double_cards_meet_two_supplies():
-    s = arrange(options={"tower": True}, grid={1: "Penelope's Landing"}, campers={0: [RED]},
-                hands={RED: ["wood+water"]})
+    s = arrange(
+        options={"tower": True},
+        grid={1: "Penelope's Landing"},
+        campers={0: [RED]},
+        hands={RED: ["wood+water"]},
+    )
     assert move(0, 1, patch=True) in legal(s)
     s = do(s, move(0, 1, patch=True))
     s = do(s, {"type": "pay", "card": s.hands[RED][0]})
     assert s.patches[RED] == {"trailblazer": False} and SUPPLY[s.discard[-1]].double
+
+
+def test_no_second_gift_to_the_same_player_in_a_turn():
+    # "No more than one card per player should be given in this manner in a single turn":
+    # Red moves onto Blue's card (a gift to Blue) for Buddy System, whose camper then joins
+    # Blue and Yellow on the next card: Yellow is due a gift, Blue not a second one.
+    s = arrange(
+        players=3,
+        grid={4: "Penelope's Landing"},
+        campers={7: [RED], 4: [BLUE], 3: [BLUE, YELLOW]},
+        hands={RED: ["wood", "water", "food", "rope", "wood"]},
+    )
+    blue = len(s.hands[BLUE])
+    s = do(s, move(7, 4, patch=True))
+    assert s.pending.owed == (BLUE,)
+    s = do(s, {"type": "give", "card": s.hands[RED][2], "to": BLUE})
+    for _ in range(2):
+        s = do(s, {"type": "pay", "card": s.hands[RED][0]})
+    assert s.power.patch == "buddy_system"
+    s = do(s, {"type": "place", "to": 3})
+    assert s.phase == "gift" and {m["to"] for m in legal(s)} == {YELLOW}
+    s = do(s, legal(s)[0])
+    assert s.campers[3] == [BLUE, YELLOW, RED] and len(s.hands[BLUE]) == blue + 1

@@ -1,10 +1,13 @@
 import random
+from functools import cache
 
 import pytest
 
-from engine.core import Rng, copy_model, decide, full_view, play
+from engine.bots import decide
+from engine.core import Rng, copy_model, full_view, play
 from engine.pinetop import GAME
 from engine.pinetop.search import LIKE, SEARCHER, badger_gap, search_bot
+from tests.engine.honest_search import CHEATS, differing, planted, spread
 
 MODULES = {"friendship": True, "nature": True, "tower": True}
 
@@ -12,8 +15,12 @@ MODULES = {"friendship": True, "nature": True, "tower": True}
 def positions():
     """Mid-game states of seeded heuristic games, with the seat to act and a choice to make."""
     out = []
-    for seed, players, options, steps in ((1, 2, {}, 30), (2, 3, MODULES, 60),
-                                          (3, 2, MODULES, 90), (4, 4, {}, 45)):
+    for seed, players, options, steps in (
+        (1, 2, {}, 30),
+        (2, 3, MODULES, 60),
+        (3, 2, MODULES, 90),
+        (4, 4, {}, 45),
+    ):
         state = GAME.setup(players, GAME.options(options), seed)
         rng = random.Random(seed)
         taken = 0
@@ -34,7 +41,7 @@ def shuffled_hidden(state, seat, rng):
     rng.shuffle(pool)
     hands = [list(h) for h in state.hands]
     for x in others:
-        hands[x], pool = pool[:len(hands[x])], pool[len(hands[x]):]
+        hands[x], pool = pool[: len(hands[x])], pool[len(hands[x]) :]
     changes = {"hands": hands, "deck": pool, "rng": Rng.from_seed(rng.getrandbits(64))}
     if state.nature is not None:
         deck = list(state.nature.deck)
@@ -53,12 +60,25 @@ def test_the_budget_is_doubled_at_three_players_and_half_as_much_again_at_four_a
     assert [SEARCHER.budget_for(3000, p) for p in (2, 3, 4, 5)] == [3000, 6000, 4500, 4500]
 
 
-def test_the_move_does_not_depend_on_what_the_seat_cannot_see():
-    rng = random.Random(0)
-    for state, seat in positions():
-        move = search_move(state, seat)
-        for _ in range(2):
-            assert search_move(shuffled_hidden(state, seat, rng), seat) == move
+@cache
+def spread_positions():
+    """35 positions, from the first decision to the last, at two to five players, with and
+    without the modules."""
+    tables = [(1, 2, {}), (3, 2, MODULES), (2, 3, MODULES), (4, 4, {}), (5, 5, MODULES)]
+    return spread(GAME, search_bot, tables, 7)
+
+
+def test_the_search_is_the_same_when_what_the_seat_cannot_see_is_dealt_again():
+    positions = spread_positions()
+    assert len(positions) >= 30
+    assert differing(GAME, search_bot, positions, shuffled_hidden) == []
+
+
+@pytest.mark.parametrize("cheat", CHEATS, ids=lambda c: c.__name__)
+def test_a_planted_cheat_is_caught_at_every_position(cheat):
+    positions = spread_positions()
+    caught = differing(GAME, planted(search_bot, cheat), positions, shuffled_hidden)
+    assert caught == list(range(len(positions)))
 
 
 def test_a_seed_and_a_budget_give_the_same_move():
@@ -107,8 +127,9 @@ def test_search_plays_only_legal_moves(block):
 
 def test_the_evaluation_favours_the_seat_nearer_badger():
     state, _ = positions()[0]
-    ahead = copy_model(state, {"patches": [{"forager": True, "campfire": False,
-                                            "pack_mule": False}, {}]})
+    ahead = copy_model(
+        state, {"patches": [{"forager": True, "campfire": False, "pack_mule": False}, {}]}
+    )
     values = SEARCHER.evaluate(ahead, 0)
     assert values[0] > 0.5 > values[1]
     assert abs(sum(values) - 1) < 1e-9

@@ -11,16 +11,21 @@ from engine.pinetop.board import GRID, corners, on_edge
 from engine.pinetop.cards import BLUE, MAP_CARDS
 from engine.pinetop.setup import MAP_DECK, STARTING_HANDS, blue_swaps, deal_map
 
-SEEDS = 20_000
+# The maps of 2,000 seeds at each player count (20,000 found nothing more); the two seeds that
+# deal every blue card to a corner are cases of their own below too.
+SEEDS = 2_000
 CORNERED = (683, 1081)  # 2-3 players: every blue card dealt to a corner
-COMBOS = [dict(zip(("friendship", "nature", "tower"), bits))
-          for bits in itertools.product((False, True), repeat=3)]
+COMBOS = [
+    dict(zip(("friendship", "nature", "tower"), bits))
+    for bits in itertools.product((False, True), repeat=3)
+]
 
 
 def blue_inside(grid: list[int], players: int) -> bool:
     cols, rows = GRID[players]
-    return any(MAP_CARDS[c].colour == BLUE and not on_edge(cols, rows, p)
-               for p, c in enumerate(grid))
+    return any(
+        MAP_CARDS[c].colour == BLUE and not on_edge(cols, rows, p) for p, c in enumerate(grid)
+    )
 
 
 @pytest.mark.slow
@@ -36,8 +41,7 @@ def test_every_dealt_map_has_a_blue_card_inside():
 
 
 def test_setup_deals_that_map_with_every_module_combination():
-    for players, options, seed in itertools.product(range(2, 6), COMBOS,
-                                                    (*CORNERED, *range(40))):
+    for players, options, seed in itertools.product(range(2, 6), COMBOS, (*CORNERED, *range(40))):
         s = GAME.setup(players, GAME.options(options), seed)
         assert s.grid == deal_map(Rng.from_seed(seed), players)[0]
         assert blue_inside(s.grid, players)
@@ -75,8 +79,10 @@ def test_the_first_player_is_drawn_from_the_seed_and_hands_follow_turn_order():
             assert s.active == s.first and GAME.to_act(s) == [s.first]
             order = [(s.first + i) % players for i in range(players)]
             assert tuple(len(s.hands[x]) for x in order) == STARTING_HANDS[players]
-            assert f"{GAME.view(s, None)['seats'][s.first]['name']} is the first player" \
+            assert (
+                f"{GAME.view(s, None)['seats'][s.first]['name']} is the first player"
                 in s.log[-1].text
+            )
         assert firsts == set(range(players))
 
 
@@ -87,8 +93,9 @@ def test_campers_are_placed_in_turn_order_then_the_first_player_begins():
         seat = GAME.to_act(s)[0]
         if s.pending is None:
             seen.append(seat)
-        move = next(m for m in GAME.legal_moves(s, seat)
-                    if m.type != "place" or not s.campers[m.to])
+        move = next(
+            m for m in GAME.legal_moves(s, seat) if m.type != "place" or not s.campers[m.to]
+        )
         s = GAME.apply(s, seat, move)
     assert seen == [(s.first + i) % 3 for i in range(3)]
     assert s.active == s.first and s.turn == 1

@@ -60,13 +60,17 @@ def _remove(s: SummerCampState, card: int) -> None:
     raise LookupError(card)
 
 
-def arrange(players: int = 2, packs=("cooking", "outdoors", "water_sports"), seed: int = 0,
-            hands: dict[int, list[str]] | None = None,
-            draws: dict[int, list[str]] | None = None,
-            discards: dict[int, list[str]] | None = None,
-            pawns: dict[int, list[int]] | None = None,
-            boards: dict[int, list[str]] | None = None,
-            snacks: dict[int, int] | None = None) -> SummerCampState:
+def arrange(
+    players: int = 2,
+    packs=("cooking", "outdoors", "water_sports"),
+    seed: int = 0,
+    hands: dict[int, list[str]] | None = None,
+    draws: dict[int, list[str]] | None = None,
+    discards: dict[int, list[str]] | None = None,
+    pawns: dict[int, list[int]] | None = None,
+    boards: dict[int, list[str]] | None = None,
+    snacks: dict[int, int] | None = None,
+) -> SummerCampState:
     """A fresh table where seat 0 starts and is to play, with the given piles (draw piles
     bottom first), pawns, path boards and snack bar tokens. Cards replaced go back to the box.
     """
@@ -88,7 +92,8 @@ def arrange(players: int = 2, packs=("cooking", "outdoors", "water_sports"), see
         s.pawns[seat] = list(where)
     for path, laid in (boards or {}).items():
         s.paths[path] = s.paths[path].model_copy(
-            update={"boards": list(laid), "bonuses": build_path(laid)})
+            update={"boards": list(laid), "bonuses": build_path(laid)}
+        )
     for seat, n in (snacks or {}).items():
         s.snack_supply += s.snacks[seat] - n
         s.snacks[seat] = n

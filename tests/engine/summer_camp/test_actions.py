@@ -6,8 +6,19 @@ from engine.core import IllegalMove, play
 from engine.summer_camp import GAME
 from engine.summer_camp.cards import CARD_LIST, CARDS
 
-from .conftest import (DONE, act, arrange, choose, energy, keys, labels, no_bonuses,
-                       put_in_display, run, to_path)
+from .conftest import (
+    DONE,
+    act,
+    arrange,
+    choose,
+    energy,
+    keys,
+    labels,
+    no_bonuses,
+    put_in_display,
+    run,
+    to_path,
+)
 
 ALL = ("adventure", "arts_crafts", "friendship")
 OTHER = ("games", "outdoors", "water_sports")
@@ -35,8 +46,7 @@ def test_draw_cards(key, n):
     assert len(s.hands[0]) == n
 
 
-@pytest.mark.parametrize("card", [c for c in CARD_LIST if c.action == "move"],
-                         ids=lambda c: c.key)
+@pytest.mark.parametrize("card", [c for c in CARD_LIST if c.action == "move"], ids=lambda c: c.key)
 def test_move_cards_walk_their_packs_path(card):
     packs = [card.pack] + [p for p in ("cooking", "games", "outdoors") if p != card.pack][:2]
     s = run(table(packs=packs, hands={0: [card.key]}), (0, act(card.key)))
@@ -46,8 +56,10 @@ def test_move_cards_walk_their_packs_path(card):
 def test_free_time_moves_one_space_on_the_path_chosen():
     s = run(table(hands={0: ["free_time"]}, pawns={0: [18, 2, 4]}), (0, act("free_time")))
     assert GAME.to_act(s) == [0]
-    assert labels(s, 0) == {"Move 1 on the Outdoors path (from 2)": to_path(1),
-                            "Move 1 on the Water Sports path (from 4)": to_path(2)}
+    assert labels(s, 0) == {
+        "Move 1 on the Outdoors path (from 2)": to_path(1),
+        "Move 1 on the Water Sports path (from 4)": to_path(2),
+    }
     with pytest.raises(IllegalMove, match="move 1 space on any path"):
         play(GAME, s, 0, to_path(0))
     with pytest.raises(IllegalMove, match="move 1 space on any path"):
@@ -67,8 +79,10 @@ def test_water_blob_moves_two_spaces_on_one_path():
 
 
 def test_scavenger_hunt_discards_one_to_three_then_draws_as_many():
-    s = table(hands={0: ["scavenger_hunt", "lights_out", "stew", "hiking", "hiking"]},
-              draws={0: ["fishing"] * 5})
+    s = table(
+        hands={0: ["scavenger_hunt", "lights_out", "stew", "hiking", "hiking"]},
+        draws={0: ["fishing"] * 5},
+    )
     s = run(s, (0, act("scavenger_hunt")))
     assert DONE not in labels(s, 0).values()  # at least one card
     s = run(s, (0, choose("stew")))
@@ -78,8 +92,9 @@ def test_scavenger_hunt_discards_one_to_three_then_draws_as_many():
     assert sorted(keys(s.hands[0])) == ["fishing", "fishing", "hiking", "lights_out"]
     assert s.prompts == []
     # Three cards discarded: the drawing follows at once.
-    s = table(hands={0: ["scavenger_hunt", "stew", "stew", "stew", "hiking"]},
-              draws={0: ["fishing"] * 5})
+    s = table(
+        hands={0: ["scavenger_hunt", "stew", "stew", "stew", "hiking"]}, draws={0: ["fishing"] * 5}
+    )
     s = run(s, (0, act("scavenger_hunt")), *[(0, choose("stew"))] * 3)
     assert sorted(keys(s.hands[0])) == ["fishing"] * 3 + ["hiking"] and s.prompts == []
 
@@ -89,8 +104,10 @@ def test_scavenger_hunt_needs_a_card_to_discard():
     assert act("scavenger_hunt") not in labels(s, 0).values()
 
 
-@pytest.mark.parametrize("key, limit, where", [
-    ("zip_lining", 4, "hand"), ("ropes_course", 5, "draw"), ("climbing_wall", 6, "discard")])
+@pytest.mark.parametrize(
+    "key, limit, where",
+    [("zip_lining", 4, "hand"), ("ropes_course", 5, "draw"), ("climbing_wall", 6, "discard")],
+)
 def test_taking_from_the_display_without_paying(key, limit, where):
     s = table(packs=ALL, hands={0: [key]})
     put_in_display(s, 0, ["archery", "mountain_biking"])  # costs 5 and 8
@@ -98,11 +115,25 @@ def test_taking_from_the_display_without_paying(key, limit, where):
     put_in_display(s, 2, ["pen_pals", "pen_pals"])  # costs 8
     s = run(s, (0, act(key)))
     offered = {m["card"] for m in labels(s, 0).values()}
-    expected = {k for k in ("archery", "mountain_biking", "gods_eye", "tie_dye", "smores",
-                            "scavenger_hunt", "free_time") if CARDS[k].cost <= limit}
+    expected = {
+        k
+        for k in (
+            "archery",
+            "mountain_biking",
+            "gods_eye",
+            "tie_dye",
+            "smores",
+            "scavenger_hunt",
+            "free_time",
+        )
+        if CARDS[k].cost <= limit
+    }
     assert offered == expected
-    label = {"hand": "into your hand", "draw": "onto your draw pile",
-             "discard": "onto your discard pile"}[where]
+    label = {
+        "hand": "into your hand",
+        "draw": "onto your draw pile",
+        "discard": "onto your discard pile",
+    }[where]
     assert f"Take Free time (4 energy) {label}" in labels(s, 0)
     s = run(s, (0, choose("free_time")))
     pile = {"hand": s.hands[0], "draw": s.draws[0][-1:], "discard": s.discards[0]}[where]
@@ -131,8 +162,10 @@ def test_cave_exploration_takes_the_top_of_an_activity_pile():
     s.piles[2] = []
     top = s.piles[1][-1]
     s = run(s, (0, act("cave_exploration")))
-    assert set(labels(s, 0)) == {"Take the top card of the Adventure pile",
-                                 "Take the top card of the Arts & Crafts pile"}
+    assert set(labels(s, 0)) == {
+        "Take the top card of the Adventure pile",
+        "Take the top card of the Arts & Crafts pile",
+    }
     s = run(s, (0, {"type": "choose_pile", "path": 1}))
     assert s.discards[0] == [top]
 
@@ -159,7 +192,8 @@ def test_gods_eye_pays_two_tokens_a_space_up_to_three_times():
     s = table(packs=ALL, hands={0: ["gods_eye"]}, snacks={0: 6})
     s = run(s, (0, act("gods_eye")))
     assert "Return 2 snack bar tokens and move 1 space on the Adventure path (from 0)" in (
-        labels(s, 0))
+        labels(s, 0)
+    )
     s = run(s, (0, to_path(0)), (0, to_path(0)), (0, to_path(2)))
     assert s.pawns[0] == [2, 0, 1] and s.snacks[0] == 0 and s.prompts == []
     # With 3 tokens it can only be done once.
@@ -195,10 +229,10 @@ def test_bird_feeder_doubles_the_tokens_spent_after_it():
 def test_a_gift_card_goes_to_the_opponent_chosen(key):
     s = table(packs=ALL, players=3, hands={0: [key]}, draws={0: ["smores"] * 4})
     s = run(s, (0, act(key)))
-    assert labels(s, 0) == {f"Give {CARDS[key].name} to Blue": {"type": "choose_player",
-                                                                 "seat": 1},
-                            f"Give {CARDS[key].name} to Green": {"type": "choose_player",
-                                                                  "seat": 2}}
+    assert labels(s, 0) == {
+        f"Give {CARDS[key].name} to Blue": {"type": "choose_player", "seat": 1},
+        f"Give {CARDS[key].name} to Green": {"type": "choose_player", "seat": 2},
+    }
     s = run(s, (0, {"type": "choose_player", "seat": 2}))
     assert keys(s.discards[2]) == [key] and s.played == []
     if key == "secret_admirer":
@@ -233,8 +267,11 @@ def test_sing_along_draws_for_everyone():
 
 
 def test_dodgeball_asks_every_opponent_at_once():
-    s = table(packs=OTHER, players=4, hands={0: ["dodgeball"], 1: ["smores", "hiking"],
-                                              2: [], 3: ["lights_out"]})
+    s = table(
+        packs=OTHER,
+        players=4,
+        hands={0: ["dodgeball"], 1: ["smores", "hiking"], 2: [], 3: ["lights_out"]},
+    )
     s = run(s, (0, act("dodgeball")))
     assert len(s.hands[0]) == 2
     assert GAME.to_act(s) == [1, 3]
@@ -267,8 +304,13 @@ def test_tug_o_war_takes_a_token_from_each_opponent_who_has_one():
 @pytest.mark.parametrize("key", ["tag", "capture_the_flag"])
 def test_landing_on_the_pawn_of_the_opponent_to_the_right(key):
     # Seat 0's right is the last seat (it plays just before); seat 1 sits to the left.
-    s = table(packs=OTHER, players=3, hands={0: [key]}, draws={0: ["smores"] * 3},
-              pawns={0: [3, 3, 3], 1: [4, 1, 1], 2: [1, 4, 1]})
+    s = table(
+        packs=OTHER,
+        players=3,
+        hands={0: [key]},
+        draws={0: ["smores"] * 3},
+        pawns={0: [3, 3, 3], 1: [4, 1, 1], 2: [1, 4, 1]},
+    )
     mine = run(s, (0, act(key)), (0, to_path(1)))
     other = run(s, (0, act(key)), (0, to_path(0)))
     if key == "tag":
@@ -295,8 +337,10 @@ def test_swim_practice_moves_the_pawn_furthest_back():
     assert s.pawns[0] == [4, 3, 9] and s.prompts == []
     s = table(hands={0: ["swim_practice"]}, pawns={0: [2, 5, 2]})
     s = run(s, (0, act("swim_practice")))
-    assert set(labels(s, 0)) == {"Move 1 on the Cooking path (from 2)",
-                                 "Move 1 on the Water Sports path (from 2)"}
+    assert set(labels(s, 0)) == {
+        "Move 1 on the Cooking path (from 2)",
+        "Move 1 on the Water Sports path (from 2)",
+    }
     with pytest.raises(IllegalMove):
         play(GAME, s, 0, to_path(1))
     assert run(s, (0, to_path(2))).pawns[0] == [2, 5, 3]
@@ -306,8 +350,10 @@ def test_water_skiing_moves_the_pawn_furthest_forward_unless_it_is_on_the_final_
     s = run(table(hands={0: ["water_skiing"]}, pawns={0: [4, 7, 2]}), (0, act("water_skiing")))
     assert s.pawns[0] == [4, 8, 2]
     s = run(table(hands={0: ["water_skiing"]}, pawns={0: [7, 7, 2]}), (0, act("water_skiing")))
-    assert set(labels(s, 0)) == {"Move 1 on the Cooking path (from 7)",
-                                 "Move 1 on the Outdoors path (from 7)"}
+    assert set(labels(s, 0)) == {
+        "Move 1 on the Cooking path (from 7)",
+        "Move 1 on the Outdoors path (from 7)",
+    }
     s = table(hands={0: ["water_skiing"]}, pawns={0: [18, 7, 2]})
     assert act("water_skiing") not in labels(s, 0).values()
 
@@ -315,12 +361,16 @@ def test_water_skiing_moves_the_pawn_furthest_forward_unless_it_is_on_the_final_
 def test_plant_identification_takes_a_card_back_from_the_discard_pile():
     s = table(hands={0: ["plant_identification"]}, discards={0: ["stew", "lights_out"]})
     s = run(s, (0, act("plant_identification")))
-    assert set(labels(s, 0)) == {"Take Stew from your discard pile",
-                                 "Take Lights out! from your discard pile"}
+    assert set(labels(s, 0)) == {
+        "Take Stew from your discard pile",
+        "Take Lights out! from your discard pile",
+    }
     s = run(s, (0, choose("stew")), (0, act("stew")))
     assert keys(s.discards[0]) == ["lights_out"] and s.energy == 4
-    assert act("plant_identification") not in labels(
-        table(hands={0: ["plant_identification"]}), 0).values()
+    assert (
+        act("plant_identification")
+        not in labels(table(hands={0: ["plant_identification"]}), 0).values()
+    )
 
 
 def test_bird_watching_draws_three_then_discards_three():
@@ -336,11 +386,38 @@ def test_bird_watching_draws_three_then_discards_three():
 
 
 def test_every_card_is_covered():
-    tested = {"smores", "bacon_and_eggs", "stew", "marshmallows", "hot_cocoa", "flashlight",
-              "pocket_knife", "free_time", "water_blob", "scavenger_hunt", "zip_lining",
-              "ropes_course", "climbing_wall", "cave_exploration", "tie_dye", "gods_eye",
-              "macaroni_sculpture", "bird_feeder", "secret_admirer", "friendship_bracelet",
-              "candy_stash", "sing_along", "dodgeball", "tug_o_war", "tag",
-              "capture_the_flag", "fishing", "swim_practice", "water_skiing",
-              "plant_identification", "bird_watching", "lights_out"}
+    tested = {
+        "smores",
+        "bacon_and_eggs",
+        "stew",
+        "marshmallows",
+        "hot_cocoa",
+        "flashlight",
+        "pocket_knife",
+        "free_time",
+        "water_blob",
+        "scavenger_hunt",
+        "zip_lining",
+        "ropes_course",
+        "climbing_wall",
+        "cave_exploration",
+        "tie_dye",
+        "gods_eye",
+        "macaroni_sculpture",
+        "bird_feeder",
+        "secret_admirer",
+        "friendship_bracelet",
+        "candy_stash",
+        "sing_along",
+        "dodgeball",
+        "tug_o_war",
+        "tag",
+        "capture_the_flag",
+        "fishing",
+        "swim_practice",
+        "water_skiing",
+        "plant_identification",
+        "bird_watching",
+        "lights_out",
+    }
     assert tested | {c.key for c in CARD_LIST if c.action == "move"} == set(CARDS)

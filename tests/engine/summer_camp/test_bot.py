@@ -33,23 +33,34 @@ def test_heuristic_bots_finish_games_with_every_pack():
         def count(s):
             if s.prompts:
                 prompts[s.prompts[0].kind] += 1
-        result = play_out(GAME, players, seed, ["heuristic"] * players, {"packs": packs},
-                          on_step=count)
+
+        result = play_out(
+            GAME, players, seed, ["heuristic"] * players, {"packs": packs}, on_step=count
+        )
         assert GAME.outcome(result.state) is not None
     assert set(prompts) >= {"path", "bonus_move", "take_display", "tie_dye", "dodgeball"}
 
 
 def test_bot_plays_drawing_cards_first_then_buys_the_best_card_it_can_pay_for():
-    s = no_bonuses(arrange(hands={0: ["stew", "flashlight", "lights_out"]}, snacks={0: 0},
-                           draws={0: []}, discards={0: []}))
+    s = no_bonuses(
+        arrange(
+            hands={0: ["stew", "flashlight", "lights_out"]},
+            snacks={0: 0},
+            draws={0: []},
+            discards={0: []},
+        )
+    )
     s.supply["free_time"] = []
     put_in_display(s, 0, ["pizza_making", "fire_making"])
     moves = []
     while not moves or moves[-1]["type"] not in ("buy", "end_turn"):
         moves.append(decide(s).model_dump())
         s = run(s, (0, moves[-1]))
-    assert moves[:3] == [act("flashlight"), act("stew"),
-                         {"type": "play", "card": "lights_out", "use": "energy"}]
+    assert moves[:3] == [
+        act("flashlight"),
+        act("stew"),
+        {"type": "play", "card": "lights_out", "use": "energy"},
+    ]
     # 5 energy: a card that moves 2 spaces, rather than Pizza making's 3 at 8.
     assert moves[3]["type"] == "buy" and CARDS[moves[3]["card"]].amount == 2
     assert CARDS[moves[3]["card"]].action == "move"

@@ -23,8 +23,10 @@ def test_the_all_star_badge_at_the_second_bridge_and_missing_out():
     s = arrange(players=2, pawns={0: [12, 12, 13], 1: [12, 14, 12]})
     s.all_star = [4]
     s = run(s, (0, END_TURN))
-    assert sorted((b.kind, b.points) for b in s.badges[0]) == [("all_star", 4),
-                                                               ("participation", 6)]
+    assert sorted((b.kind, b.points) for b in s.badges[0]) == [
+        ("all_star", 4),
+        ("participation", 6),
+    ]
     s = run(s, (1, END_TURN))
     assert [(b.kind, b.points) for b in s.badges[1]] == [("participation", 2)]
 
@@ -60,9 +62,14 @@ def test_the_start_player_finishing_lets_everyone_else_play_once_more():
 
 def finished(pawns, snacks, cards):
     """A 2-player game just over: seat 0 finishes, seat 1 has the given pawns."""
-    s = arrange(players=2, pawns={0: [18, 18, 18], 1: pawns}, snacks=snacks,
-                hands={0: [], 1: []}, draws={0: [], 1: []},
-                discards={0: cards[0], 1: cards[1]})
+    s = arrange(
+        players=2,
+        pawns={0: [18, 18, 18], 1: pawns},
+        snacks=snacks,
+        hands={0: [], 1: []},
+        draws={0: [], 1: []},
+        discards={0: cards[0], 1: cards[1]},
+    )
     return run(s, (0, END_TURN), (1, END_TURN))
 
 
@@ -70,21 +77,34 @@ def test_the_score_adds_badges_cards_and_lake_points():
     s = finished([13, 17, 4], {0: 1, 1: 2}, [["stew", "lights_out"], ["pizza_making", "hiking"]])
     out = GAME.outcome(s)
     red, blue = out.details["breakdown"]
-    assert red == {"seat": 0, "badges": [{"kind": "participation", "points": 6},
-                                          {"kind": "all_star", "points": 8},
-                                          {"kind": "cooking", "points": 10},
-                                          {"kind": "outdoors", "points": 10},
-                                          {"kind": "water_sports", "points": 10}],
-                   "badge_points": 44, "card_points": 2, "lake_points": 0, "snack_tokens": 1,
-                   "total": 46}
+    assert red == {
+        "seat": 0,
+        "badges": [
+            {"kind": "participation", "points": 6},
+            {"kind": "all_star", "points": 8},
+            {"kind": "cooking", "points": 10},
+            {"kind": "outdoors", "points": 10},
+            {"kind": "water_sports", "points": 10},
+        ],
+        "badge_points": 44,
+        "card_points": 2,
+        "lake_points": 0,
+        "snack_tokens": 1,
+        "total": 46,
+    }
     assert (blue["badge_points"], blue["card_points"], blue["lake_points"]) == (0, 3, 6)
     assert out.scores == [46, 9] and out.winners == [0]
 
 
 def test_a_tie_goes_to_the_most_snack_bar_tokens_then_is_shared():
     # Red scores 44 from badges; Blue 44 from cards: 17 cards worth 2 and 10 worth 1.
-    twos = (["bacon_and_eggs"] * 4 + ["stew"] * 3 + ["marshmallows"] * 3 + ["hot_cocoa"] * 2
-            + ["pizza_making"] * 5)
+    twos = (
+        ["bacon_and_eggs"] * 4
+        + ["stew"] * 3
+        + ["marshmallows"] * 3
+        + ["hot_cocoa"] * 2
+        + ["pizza_making"] * 5
+    )
     cards = [["lights_out"], twos + ["hiking"] * 7 + ["fire_making"] * 3]
     s = finished([0, 0, 0], {0: 1, 1: 2}, cards)
     out = GAME.outcome(s)

@@ -1,4 +1,4 @@
-"""300 seeded random games at 2, 3 and 4 players with random packs: every game finishes,
+"""60 seeded random games at 2, 3 and 4 players with random packs: every game finishes,
 every card is in exactly one place at every step, a move never changes the state it was given,
 and no view shows what its seat may not see (checked every few steps to keep this quick)."""
 
@@ -13,8 +13,8 @@ from engine.summer_camp.state import SummerCampState
 
 from .conftest import all_cards
 
-GAMES = 300
-BLOCKS = 6
+GAMES = 60
+BLOCKS = 2
 VIEW_EVERY = 37  # steps between two hidden-information checks
 
 
@@ -42,16 +42,20 @@ def hidden_changed(s: SummerCampState, viewer: int | None) -> SummerCampState:
 def seen(s: SummerCampState, viewer: int | None) -> dict:
     """Everything full_view sends, the log aside (only counts of drawn cards reach it)."""
     legal = GAME.legal_moves(s, viewer) if viewer is not None else []
-    return {"view": GAME.view(s, viewer), "to_act": GAME.to_act(s),
-            "legal": [(m, GAME.describe(s, viewer, m)) for m in legal],
-            "outcome": GAME.outcome(s)}
+    return {
+        "view": GAME.view(s, viewer),
+        "to_act": GAME.to_act(s),
+        "legal": [(m, GAME.describe(s, viewer, m)) for m in legal],
+        "outcome": GAME.outcome(s),
+    }
 
 
 def check_views(s: SummerCampState, seed: int) -> None:
     for viewer in (*range(s.players), None):
         view = seen(s, viewer)
         assert view == seen(hidden_changed(s, viewer), viewer), (
-            f"seed {seed}: the view of {viewer} shows something hidden")
+            f"seed {seed}: the view of {viewer} shows something hidden"
+        )
         for other in view["view"]["seats"]:
             assert other["discard"] is None or other["seat"] == viewer
 
@@ -59,14 +63,14 @@ def check_views(s: SummerCampState, seed: int) -> None:
 REVEALS = ("is added to the display.", " pile onto their discard pile.")
 
 
-def check_log(s: SummerCampState, nxt: SummerCampState, seat: int, move: dict,
-              seed: int) -> None:
+def check_log(s: SummerCampState, nxt: SummerCampState, seat: int, move: dict, seed: int) -> None:
     """The log lines of a move are the same whatever the hidden cards were (the mover's draw
     pile, the others' hands): only cards turned face up from an activity pile are named."""
     twin = play(GAME, hidden_changed(s, seat), seat, move)
 
     def said(state: SummerCampState) -> list[str]:
         return [e.text for e in state.log if not e.text.endswith(REVEALS)]
+
     assert said(twin) == said(nxt), f"seed {seed}: the log names a hidden card"
 
 
@@ -82,8 +86,7 @@ def test_random_games_finish_and_keep_every_invariant(block):
         players = 2 + seed % 3
         s = GAME.setup(players, GAME.options(random_options(rng)), seed)
         cards = all_cards(s)
-        assert len(cards) == len(set(cards)) == 64 + 3 * 28 - 3 * (4 - players) - 7 * (
-            4 - players)
+        assert len(cards) == len(set(cards)) == 64 + 3 * 28 - 3 * (4 - players) - 7 * (4 - players)
         steps = 0
         while GAME.outcome(s) is None:
             seat = rng.choice(GAME.to_act(s))

@@ -15,25 +15,37 @@ from .conftest import all_cards, keys
 def test_all_260_cards_with_their_copies():
     assert len(COPIES) == 260
     per_pack = Counter(CARDS[k].pack for k in COPIES)
-    assert per_pack["base"] == 64 and all(
-        n == 28 for pack, n in per_pack.items() if pack != "base")
+    assert per_pack["base"] == 64 and all(n == 28 for pack, n in per_pack.items() if pack != "base")
     assert (CARDS["dodgeball"].copies, CARDS["dodgeball"].cost, CARDS["dodgeball"].points) == (
-        2, 7, 1)
+        2,
+        7,
+        1,
+    )
     assert [c.key for c in CARD_LIST if c.cost is None] == [
-        "lights_out", "tire_swing", "boondoggle", "kitchen_chores", "new_friend", "tetherball",
-        "nature_walk", "water_safety"]
+        "lights_out",
+        "tire_swing",
+        "boondoggle",
+        "kitchen_chores",
+        "new_friend",
+        "tetherball",
+        "nature_walk",
+        "water_safety",
+    ]
 
 
 def test_the_default_packs_are_the_rulebooks_first_game():
     assert GAME.options(None).packs == ["cooking", "outdoors", "water_sports"]
 
 
-@pytest.mark.parametrize("packs, message", [
-    (["cooking", "outdoors"], "choose exactly 3 different activity packs"),
-    (["cooking", "cooking", "games"], "choose exactly 3 different activity packs"),
-    (["cooking", "outdoors", "chess"], "packs.2: Input should be 'adventure'"),
-    ("cooking", "packs: Input should be a valid list"),
-])
+@pytest.mark.parametrize(
+    "packs, message",
+    [
+        (["cooking", "outdoors"], "choose exactly 3 different activity packs"),
+        (["cooking", "cooking", "games"], "choose exactly 3 different activity packs"),
+        (["cooking", "outdoors", "chess"], "packs.2: Input should be 'adventure'"),
+        ("cooking", "packs: Input should be a valid list"),
+    ],
+)
 def test_bad_pack_choices_are_refused_clearly(packs, message):
     with pytest.raises(IllegalMove, match=message):
         GAME.options({"packs": packs})
@@ -47,11 +59,14 @@ def test_two_to_four_players(players):
         GAME.setup(players, GAME.options(None), 0)
 
 
-@pytest.mark.parametrize("players, start, badges, participation, all_star", [
-    (2, 0, [10, 6], [6, 2], [8, 4]),
-    (3, 1, [10, 8, 6], [6, 4, 2], [8, 6, 4]),
-    (4, 3, [12, 10, 8, 6], [6, 4, 2], [8, 6, 4]),
-])
+@pytest.mark.parametrize(
+    "players, start, badges, participation, all_star",
+    [
+        (2, 0, [10, 6], [6, 2], [8, 4]),
+        (3, 1, [10, 8, 6], [6, 4, 2], [8, 6, 4]),
+        (4, 3, [12, 10, 8, 6], [6, 4, 2], [8, 6, 4]),
+    ],
+)
 def test_the_table_by_player_count(players, start, badges, participation, all_star):
     s = GAME.setup(players, GAME.options({"packs": ["games", "adventure", "friendship"]}), 3)
     assert [p.pack for p in s.paths] == ["games", "adventure", "friendship"]
@@ -64,12 +79,14 @@ def test_the_table_by_player_count(players, start, badges, participation, all_st
         assert len(pile) == 22 and len(display) == 2
         assert {CARDS[COPIES[c]].pack for c in pile + display} == {pack}
     assert {k: len(v) for k, v in s.supply.items()} == {
-        "smores": 14, "scavenger_hunt": 14, "free_time": 8}
+        "smores": 14,
+        "scavenger_hunt": 14,
+        "free_time": 8,
+    }
     hands = {(s.start_player + k) % players: n for k, n in enumerate([3, 4, 5, 6][:players])}
     for seat in range(players):
         deck = keys(s.hands[seat] + s.draws[seat])
-        assert Counter(deck) == {"lights_out": 7, "tetherball": 1, "tire_swing": 1,
-                                 "new_friend": 1}
+        assert Counter(deck) == {"lights_out": 7, "tetherball": 1, "tire_swing": 1, "new_friend": 1}
         assert len(s.hands[seat]) == hands[seat]
     assert len(all_cards(s)) == 36 + 3 * 24 + players * 10
     assert s.active == s.start_player

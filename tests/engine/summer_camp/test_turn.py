@@ -17,11 +17,12 @@ def audrey_table():
     starts with board T7 (a draw-a-card icon on its first space); her draw pile is 5 cards
     (bottom first), her discard pile empty; hiking is in the display. The RNG is set so the
     reshuffle at the end puts hiking on top, as in the rulebook."""
-    s = arrange(hands={0: ["lights_out", "lights_out", "marshmallows", "kitchen_chores",
-                           "nature_walk"]},
-                draws={0: ["lights_out", "water_safety", "lights_out", "lights_out",
-                           "lights_out"]},
-                discards={0: []}, boards={0: ["T7", "T1", "T4"]})
+    s = arrange(
+        hands={0: ["lights_out", "lights_out", "marshmallows", "kitchen_chores", "nature_walk"]},
+        draws={0: ["lights_out", "water_safety", "lights_out", "lights_out", "lights_out"]},
+        discards={0: []},
+        boards={0: ["T7", "T1", "T4"]},
+    )
     put_in_display(s, 1, ["hiking", "flashlight"])
     s.rng = Rng(state=15)
     return s
@@ -63,7 +64,8 @@ def test_the_rulebooks_turn_example():
     text = [e.text for e in s.log]
     assert "Red shuffles their discard pile into a new draw pile." in text
     assert text.index("Red ends their turn and discards 6 cards.") < text.index(
-        "Red shuffles their discard pile into a new draw pile.")
+        "Red shuffles their discard pile into a new draw pile."
+    )
 
 
 def test_a_card_is_played_for_its_action_or_for_one_energy():
@@ -83,7 +85,9 @@ def test_a_card_is_played_for_its_action_or_for_one_energy():
         play(GAME, s, 1, PLAY_ENERGY("smores"))
     s = run(s, (0, PLAY_ACTION("smores")), (0, PLAY_ENERGY("lights_out")))
     assert s.energy == 3 and [(keys([p.card])[0], p.use) for p in s.played] == [
-        ("smores", "action"), ("lights_out", "energy")]
+        ("smores", "action"),
+        ("lights_out", "energy"),
+    ]
 
 
 def test_buying_needs_the_energy_and_the_card_in_the_display():
@@ -108,8 +112,12 @@ def test_buying_needs_the_energy_and_the_card_in_the_display():
 def test_an_empty_base_pile_can_no_longer_be_bought():
     s = arrange(hands={0: ["smores", "smores"]})
     s.supply["smores"] = s.supply["smores"][:1]
-    s = run(s, (0, PLAY_ACTION("smores")), (0, PLAY_ACTION("smores")),
-            (0, {"type": "buy", "card": "smores"}))
+    s = run(
+        s,
+        (0, PLAY_ACTION("smores")),
+        (0, PLAY_ACTION("smores")),
+        (0, {"type": "buy", "card": "smores"}),
+    )
     assert s.supply["smores"] == []
     assert "Buy S'mores (2 energy)" not in labels(s, 0)
 
@@ -143,8 +151,14 @@ def test_the_display_is_refilled_at_the_end_of_the_turn_only_while_cards_last():
     s = arrange(hands={0: ["stew", "stew", "smores"]})
     put_in_display(s, 0, ["fire_making", "stew"])
     s.piles[0] = s.piles[0][-1:]
-    s = run(s, (0, PLAY_ACTION("stew")), (0, PLAY_ACTION("stew")), (0, PLAY_ACTION("smores")),
-            (0, {"type": "buy", "card": "fire_making"}), (0, {"type": "buy", "card": "stew"}))
+    s = run(
+        s,
+        (0, PLAY_ACTION("stew")),
+        (0, PLAY_ACTION("stew")),
+        (0, PLAY_ACTION("smores")),
+        (0, {"type": "buy", "card": "fire_making"}),
+        (0, {"type": "buy", "card": "stew"}),
+    )
     assert s.display[0] == [None, None]
     s = run(s, (0, {"type": "end_turn"}))
     assert s.piles[0] == [] and s.display[0][0] is not None
@@ -152,8 +166,9 @@ def test_the_display_is_refilled_at_the_end_of_the_turn_only_while_cards_last():
 
 
 def test_move_cards_walk_their_own_path_and_stop_at_the_final_bridge():
-    s = no_bonuses(arrange(hands={0: ["pizza_making", "hiking", "kitchen_chores"]},
-                           pawns={0: [16, 0, 0]}))
+    s = no_bonuses(
+        arrange(hands={0: ["pizza_making", "hiking", "kitchen_chores"]}, pawns={0: [16, 0, 0]})
+    )
     s = run(s, (0, PLAY_ACTION("hiking")))
     assert s.pawns[0] == [16, 2, 0]
     s = run(s, (0, PLAY_ACTION("pizza_making")))
