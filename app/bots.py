@@ -20,15 +20,17 @@ from typing import Any
 
 from pebble import ProcessExpired, ProcessPool
 
+from app import metrics
 from app.services.games import Snapshot
-from engine.core import decide, random_bot
+from engine.bots import decide, random_bot
 from engine.registry import get_game
 
 log = logging.getLogger(__name__)
 
 
-def choose(kind: str, state: Any, seat: int, level: str, seed: str,
-           budget: int | None = None) -> Any:
+def choose(
+    kind: str, state: Any, seat: int, level: str, seed: str, budget: int | None = None
+) -> Any:
     """The move ``level``'s bot makes for ``seat``; ``seed`` seeds its choices, ``budget``
     bounds a searching bot's thinking (``BOT_BUDGET``; None: its own default)."""
     game = get_game(kind)
@@ -42,8 +44,9 @@ def choose(kind: str, state: Any, seat: int, level: str, seed: str,
         return random_bot({}, legal, rng)
 
 
-def think(kind: str, state_json: str, seat: int, level: str, seed: str,
-          budget: int | None = None) -> dict:
+def think(
+    kind: str, state_json: str, seat: int, level: str, seed: str, budget: int | None = None
+) -> dict:
     """``choose`` in a worker process: the game in and the move out as JSON."""
     state = get_game(kind).load_json(state_json)
     return choose(kind, state, seat, level, seed, budget).model_dump(mode="json")
@@ -75,8 +78,13 @@ class BotWorkers:
     """``workers`` processes thinking out bot turns (none: in this process, on the event loop),
     started at the first bot turn. ``budget``: the searching bots' (``BOT_BUDGET``)."""
 
-    def __init__(self, workers: int, timeout: float, work: Callable[..., dict] = think,
-                 budget: int | None = None):
+    def __init__(
+        self,
+        workers: int,
+        timeout: float,
+        work: Callable[..., dict] = think,
+        budget: int | None = None,
+    ):
         self.workers = workers
         self.timeout = timeout
         self.budget = budget
@@ -87,7 +95,8 @@ class BotWorkers:
         if self._pool is None or not self._pool.active:
             # Spawned, not forked: a fork of a running server would copy its threads' locks.
             self._pool = ProcessPool(
-                max_workers=self.workers, context=multiprocessing.get_context("spawn"),
+                max_workers=self.workers,
+                context=multiprocessing.get_context("spawn"),
                 initializer=_think_behind,
             )
         return self._pool
@@ -105,6 +114,7 @@ class BotWorkers:
                 why = "ran out of time" if isinstance(exc, FutureTimeout) else "died"
                 log.warning("a bot worker %s on game %s (try %d)", why, snap.id, attempt)
         log.error("no bot worker answered for game %s; playing a random legal move", snap.id)
+        metrics.note_outcome("fallback")
         return random_bot({}, snap.game.legal_moves(snap.state, seat), random.Random(seed))
 
     def close(self) -> None:

@@ -3,6 +3,10 @@
 The interface is deliberately tiny (publish a short text on a channel; subscribe to a channel
 and iterate over what arrives): `MemoryBus` serves one process, `RedisBus` several instances
 sharing a Redis.
+
+Waits on Redis are bounded with ``asyncio.timeout``, never ``asyncio.wait_for``: on Python 3.11
+``wait_for`` returns what it awaited when a cancellation arrives in the turn that it finishes,
+and the cancelled task (the health check, at shutdown) would carry on and hold the shutdown up.
 """
 
 from __future__ import annotations
@@ -30,12 +34,35 @@ log = logging.getLogger(__name__)
 RESYNC = "bus:resync"
 
 
+# Seconds between cancellations of a task that is to stop and carries on.
+CANCEL_AGAIN = 0.1
+
+
+async def stop_tasks(tasks: list[asyncio.Task]) -> None:
+    """Cancel ``tasks`` and wait until each has ended, cancelling again any that carries on:
+    redis-py bounds its sends with ``asyncio.wait_for``, which on Python 3.11 loses a
+    cancellation that arrives in the turn its send finishes."""
+    pending = set(tasks)
+    while pending:
+        for task in pending:
+            task.cancel()
+        _, pending = await asyncio.wait(pending, timeout=CANCEL_AGAIN)
+    for task in tasks:
+        if not task.cancelled() and task.exception() is not None:
+            log.error("%s ended with an error", task.get_name(), exc_info=task.exception())
+
+
 def game_channel(game_id: str) -> str:
     return f"game:{game_id}"
 
 
 def lobby_channel(lobby_id: str) -> str:
     return f"lobby:{lobby_id}"
+
+
+def home_channel() -> str:
+    """The home pages': the open seeks changed, a table was formed from the queue."""
+    return "home"
 
 
 class Subscription:
@@ -65,14 +92,15 @@ class Subscription:
 
 
 class Bus(Protocol):
-    # False while the bus cannot be trusted to carry every change (Redis unreachable).
+    # False while the bus cannot be trusted to carry every change (Redis unreachable), as of
+    # its last health check or publish.
     healthy: bool
+
+    def start(self) -> None: ...
 
     async def publish(self, channel: str, message: str) -> None: ...
 
     def publish_soon(self, channel: str, message: str) -> None: ...
-
-    async def ping(self) -> bool: ...
 
     def subscribe(self, channel: str) -> AbstractAsyncContextManager[Subscription]: ...
 
@@ -86,6 +114,9 @@ class MemoryBus:
 
     def __init__(self) -> None:
         self._subscribers: dict[str, set[Subscription]] = defaultdict(set)
+
+    def start(self) -> None:
+        """Nothing to watch."""
 
     async def publish(self, channel: str, message: str) -> None:
         self.publish_soon(channel, message)
@@ -106,9 +137,6 @@ class MemoryBus:
                 subs.discard(sub)
                 if not subs:
                     del self._subscribers[channel]
-
-    async def ping(self) -> bool:
-        return True
 
     async def close(self) -> None:
         """Nothing to release: subscriptions end with their ``async with``."""
@@ -184,9 +212,8 @@ class RedisBus:
 
     async def publish(self, channel: str, message: str) -> None:
         try:
-            await asyncio.wait_for(
-                self._publisher.publish(self._prefix + channel, message), self._timeout
-            )
+            async with asyncio.timeout(self._timeout):
+                await self._publisher.publish(self._prefix + channel, message)
         except (RedisError, OSError, TimeoutError):
             # The change is committed already; failing the request would only make the client
             # retry it. Sockets elsewhere catch up with the next change.
@@ -206,6 +233,11 @@ class RedisBus:
         self._start_tasks()
         self._flushing.set()
 
+    def start(self) -> None:
+        """Health checks from now on (the app starts), not only from the first publish: an
+        instance nobody plays on still says whether Redis answers."""
+        self._start_tasks()
+
     def _start_tasks(self) -> None:
         if self._flusher is None:
             # Contexts of their own: the request that happened to start them is not theirs.
@@ -224,10 +256,7 @@ class RedisBus:
             while self._pending:
                 batch = dict(self._pending)
                 try:
-                    async with self._publisher.pipeline(transaction=False) as pipe:
-                        for channel, message in batch.items():
-                            pipe.publish(self._prefix + channel, message)
-                        await asyncio.wait_for(pipe.execute(), self._timeout)
+                    await self._publish_batch(batch)
                 except (RedisError, OSError, TimeoutError) as exc:
                     metrics.REDIS_PUBLISH_FAILURES.inc()
                     if self.healthy:
@@ -241,31 +270,34 @@ class RedisBus:
                     if self._pending.get(channel) == message:
                         del self._pending[channel]
 
+    async def _publish_batch(self, batch: dict[str, str]) -> None:
+        async with self._publisher.pipeline(transaction=False) as pipe:
+            for channel, message in batch.items():
+                pipe.publish(self._prefix + channel, message)
+            async with asyncio.timeout(self._timeout):
+                await pipe.execute()
+
     async def _check(self) -> None:
         """PING now and then. When Redis comes back after a failure, the listener reconnects:
         a hung server may have swallowed notices without dropping the connection, and a new
         subscription tells every subscriber to resync."""
         while True:
             await asyncio.sleep(self.CHECK_EVERY)
-            metrics.REDIS_UP.set(self.healthy)
             try:
-                await asyncio.wait_for(self._publisher.ping(), self._timeout)
+                async with asyncio.timeout(self._timeout):
+                    await self._publisher.ping()
             except (RedisError, OSError, TimeoutError):
+                if self.healthy:
+                    log.warning("Redis does not answer; this instance serves its own sockets")
                 self.healthy = False
+                metrics.REDIS_UP.set(0)
                 continue
+            metrics.REDIS_UP.set(1)
             if not self.healthy:
                 log.warning("Redis is back; subscribing again")
                 self.healthy = True
                 await self._restart_reader()
                 self._flushing.set()
-
-    async def ping(self) -> bool:
-        """Whether Redis answers within the timeout (the readiness check)."""
-        try:
-            await asyncio.wait_for(self._publisher.ping(), self._timeout)
-        except (RedisError, OSError, TimeoutError):
-            return False
-        return True
 
     async def _restart_reader(self) -> None:
         if self._reader is None:
@@ -291,7 +323,8 @@ class RedisBus:
             # Only once Redis has the subscription can nothing published fall in between. A
             # hung Redis does not hold the subscriber up: it is told to resync once confirmed.
             try:
-                await asyncio.wait_for(entry.ready.wait(), self._timeout)
+                async with asyncio.timeout(self._timeout):
+                    await entry.ready.wait()
             except TimeoutError:
                 entry.lost()
             yield sub
@@ -302,12 +335,18 @@ class RedisBus:
                 await self._unwant(channel)
 
     async def close(self) -> None:
-        tasks = [t for t in (self._reader, self._flusher, self._checker) if t is not None]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await stop_tasks([t for t in (self._reader, self._flusher, self._checker) if t is not None])
+        if self._pending:
+            # Once more, within REDIS_TIMEOUT: the last changes of a stopping instance (or of
+            # a command-line task) still reach the other instances' sockets.
+            try:
+                await self._publish_batch(self._pending)
+            except (RedisError, OSError, TimeoutError) as exc:
+                metrics.REDIS_PUBLISH_FAILURES.inc()
+                log.warning(
+                    "%d notices could not be published on closing (%s)", len(self._pending), exc
+                )
+            self._pending.clear()
         await self._publisher.aclose()
         await self._listener.aclose()
 
@@ -394,4 +433,3 @@ class RedisBus:
         elif entry is not None:
             for sub in entry.subscriptions:
                 sub.put(message["data"])
-

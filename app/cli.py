@@ -1,16 +1,55 @@
-"""The ``campground`` command: serve, migrate, simulate, verify."""
+"""The campground command: serve, migrate, simulate, verify, admin."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 import time
 from collections import Counter
+from importlib.metadata import version
+from typing import Any
+
+DESCRIPTION = """\
+Campground: camp-themed tabletop games, online. Set a server up with
+"campground migrate", then "campground serve"; each command has its own --help."""
+
+PLAYER = "a player's id, or the handle of a signed-in player"
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="campground", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
+def settings_help() -> str:
+    """Every setting, its default and what it does, as plain text."""
+    from app.config import Settings
+
+    lines = ["settings, read from the environment (README.md has the same list):"]
+    for name, field in Settings.model_fields.items():
+        about = (field.description or "").replace("`", "")
+        if field.default_factory is None:
+            default = field.default
+            shown = (
+                "unset"
+                if default is None
+                else str(default).lower()
+                if isinstance(default, bool)
+                else str(default)
+            )
+            about += f" (default: {shown})"
+        lines.append(f"  {name}")
+        lines += textwrap.wrap(about, width=88, initial_indent=" " * 6, subsequent_indent=" " * 6)
+    return "\n".join(lines)
+
+
+def parser() -> argparse.ArgumentParser:
+    main_parser = argparse.ArgumentParser(
+        prog="campground",
+        description=DESCRIPTION,
+        epilog=settings_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    main_parser.add_argument(
+        "--version", action="version", version=f"campground {version('campground')}"
+    )
+    sub = main_parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     serve = sub.add_parser("serve", help="run the web server")
     serve.add_argument("--host", default="127.0.0.1")
@@ -19,7 +58,12 @@ def main(argv: list[str] | None = None) -> int:
         "--workers", type=int, default=1, help="worker processes (more than one needs REDIS_URL)"
     )
 
-    sub.add_parser("migrate", help="bring the database schema up to date")
+    sub.add_parser(
+        "migrate",
+        help="bring the database schema up to date",
+        description="Bring the database at DATABASE_URL up to the latest schema, "
+        "and say which revisions were applied.",
+    )
 
     simulate = sub.add_parser("simulate", help="play bot-only games and print figures")
     simulate.add_argument("game", help="game id, e.g. hike")
@@ -30,27 +74,90 @@ def main(argv: list[str] | None = None) -> int:
     )
     simulate.add_argument("--seed", type=int, default=1, help="seed of the first game")
     simulate.add_argument(
-        "--options", default="{}", help='table options as JSON, e.g. \'{"nature": true}\''
+        "--options", default="{}", help="table options as JSON, e.g. '{\"nature\": true}'"
     )
 
-    verify = sub.add_parser(
-        "verify", help="check an exported game: seed, every move, the outcome"
-    )
+    verify = sub.add_parser("verify", help="check an exported game: seed, every move, the outcome")
     verify.add_argument("file", help="a game record from GET /api/games/{id}/export")
+    add_admin(sub)
+    return main_parser
 
-    args = parser.parse_args(argv)
+
+def add_admin(sub: Any) -> None:
+    admin = sub.add_parser(
+        "admin",
+        help="an admin's change: abort, mute, suspend, sign out, recompute ratings",
+        description="An admin's change, made through the same services as the REST API and "
+        "written to the audit log (actor: cli, or the name given with --as). Uses "
+        "DATABASE_URL, and REDIS_URL to tell the sockets of running servers.",
+    )
+    admin.add_argument(
+        "--as",
+        dest="actor",
+        default="cli",
+        metavar="NAME",
+        help="who acts, for the audit log (default: cli)",
+    )
+    tasks = admin.add_subparsers(dest="task", required=True, metavar="TASK")
+    abort = tasks.add_parser("abort", help="abort an active game (its seed is revealed)")
+    abort.add_argument("game_id", metavar="GAME", help="the game's id")
+    mute = tasks.add_parser("mute", help="mute a player's chat; their tables are told")
+    mute.add_argument("player", metavar="PLAYER", help=PLAYER)
+    mute.add_argument("--minutes", type=int, required=True, help="1 to 525600")
+    mute.add_argument("--reason", default=None, help="kept in the audit log")
+    for name, text in (
+        ("unmute", "lift a player's mute"),
+        ("suspend", "suspend a player: the bot plays their seats at games under way to the end"),
+        ("unsuspend", "lift a player's suspension"),
+        ("sign-out", "sign out every device of a player"),
+    ):
+        task = tasks.add_parser(name, help=text)
+        task.add_argument("player", metavar="PLAYER", help=PLAYER)
+    recompute = tasks.add_parser(
+        "recompute-ratings", help="compute a game's ratings again from its rated games"
+    )
+    recompute.add_argument("game", metavar="GAME", help="the game kind, e.g. hike")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
     if args.command == "serve":
         return serve_app(args.host, args.port, args.workers)
     elif args.command == "verify":
         return verify_record(args.file)
     elif args.command == "migrate":
-        from app.migrate import upgrade
+        return migrate()
+    elif args.command == "admin":
+        from app.cli_admin import run
 
-        upgrade()
-    else:
-        return simulate_games(
-            args.game, args.games, args.players, args.bots, args.seed, args.options
+        return run(args)
+    return simulate_games(args.game, args.games, args.players, args.bots, args.seed, args.options)
+
+
+def migrate() -> int:
+    from sqlalchemy import make_url
+
+    from app.config import Settings
+    from app.migrate import describe, upgrade
+
+    url = Settings().DATABASE_URL
+    print(f"Database: {make_url(url).render_as_string(hide_password=True)}")
+    done = upgrade(url)
+    if not done.applied:
+        assert done.started_at is not None  # nothing to apply: the schema is at the latest
+        print(
+            f"Up to date at revision {done.started_at} ({describe(done.started_at)}); "
+            "nothing to apply."
         )
+        return 0
+    start = f"revision {done.started_at}" if done.started_at else "an empty database"
+    count = len(done.applied)
+    print(
+        f"Migrated from {start} to revision {done.applied[-1]}, applying "
+        f"{count} revision{'s' if count != 1 else ''}:"
+    )
+    for revision in done.applied:
+        print(f"  {revision}  {describe(revision)}")
     return 0
 
 
@@ -160,7 +267,9 @@ def simulate_games(
     started = time.perf_counter()
     for i in range(games):
         result = play_out(game, players, seed + i, levels, table)
-        winners = game.outcome(result.state).winners
+        outcome = game.outcome(result.state)
+        assert outcome is not None, "a played-out game has ended"
+        winners = outcome.winners
         wins.update(winners)
         shared += len(winners) > 1
         steps += result.steps
@@ -168,8 +277,10 @@ def simulate_games(
     elapsed = time.perf_counter() - started
     progress.close()
 
-    print(f"{game.title}: {games} games, {players} players, bots {' '.join(levels)}"
-          + (f", options {options}" if table else ""))
+    print(
+        f"{game.title}: {games} games, {players} players, bots {' '.join(levels)}"
+        + (f", options {options}" if table else "")
+    )
     print(f"games/s        {games / elapsed:,.1f}")
     print(f"steps/s        {steps / elapsed:,.0f}")
     print(f"average length {steps / games:,.1f} moves")

@@ -26,10 +26,16 @@ def project_path(name: str) -> Path:
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=None, extra="ignore")
 
-    DATABASE_URL: str = "sqlite+aiosqlite:///./campground.db"
+    DATABASE_URL: str = Field(
+        default="sqlite+aiosqlite:///./campground.db",
+        description="the database, as a SQLAlchemy async URL (PostgreSQL: "
+        "postgresql+asyncpg://user:password@host:5432/name)",
+    )
     ADMIN_TOKEN: str | None = Field(default=None, description="admin API is off when unset")
     REDIS_URL: str | None = Field(
-        default=None, description="fan-out between instances; in-process when unset"
+        default=None,
+        description="fan-out between instances, and the rate limits and socket "
+        "caps they share; in-process when unset",
     )
     REDIS_PREFIX: str = Field(
         default="campground:", description="prefix of the Redis channels the instances share"
@@ -64,6 +70,18 @@ class Settings(BaseSettings):
         gt=0,
         description="seconds every person at a table may be away before the game is aborted",
     )
+    QUEUE_EVERY: float = Field(
+        default=1,
+        ge=0,
+        description="every so many seconds (and at once after a join), each instance forms the "
+        'tables the "Play now" queue allows; 0 turns it off',
+    )
+    QUEUE_LEASE: float = Field(
+        default=6,
+        gt=0,
+        description='seconds a "Play now" entry counts without an open home socket of its '
+        "person (or a GET /api/queue) keeping it",
+    )
     LOBBY_IDLE: float = Field(
         default=24 * 3600,
         gt=0,
@@ -93,12 +111,15 @@ class Settings(BaseSettings):
         default=1000, ge=1, description="sockets on one game, per instance"
     )
     WS_MAX_PER_INSTANCE: int = Field(
-        default=10_000, ge=1, description="game and lobby sockets, per instance"
+        default=10_000, ge=1, description="game, lobby and home sockets, per instance"
     )
     REDIS_TIMEOUT: float = Field(
         default=1, gt=0, description="seconds a Redis publish or health check may take"
     )
-    STATIC_DIR: Path = Field(default_factory=lambda: project_path("static"))
+    STATIC_DIR: Path = Field(
+        default_factory=lambda: project_path("static"),
+        description="the browser client's files (default: static/ of the project)",
+    )
     LOG_FORMAT: Literal["text", "json"] = Field(
         default="text", description="text lines, or one JSON object per line"
     )
@@ -109,6 +130,61 @@ class Settings(BaseSettings):
         default="127.0.0.0/8,::1",
         description="comma-separated addresses or networks that may read /metrics without the "
         "admin token",
+    )
+    METRICS_SAMPLE_EVERY: float = Field(
+        default=10,
+        gt=0,
+        description="seconds between the samples of the database behind the figures /metrics "
+        "reads from it (games being played)",
+    )
+
+    # Notices off the site (``app.notices``).
+    VAPID_PRIVATE_KEY: str | None = Field(
+        default=None,
+        description="the Web Push (VAPID) private key, PEM or raw base64url; made on first start "
+        "and kept in the database when unset",
+    )
+    VAPID_SUBJECT: str = Field(
+        default="mailto:admin@localhost",
+        description="who push services may contact about this server's pushes (mailto: or https:)",
+    )
+    PUSH_SERVICES: str = Field(
+        default="fcm.googleapis.com,updates.push.services.mozilla.com,notify.windows.com,"
+        "push.apple.com",
+        description="comma-separated hosts (and their subdomains) a push subscription's endpoint "
+        "may be on; every other endpoint is refused",
+    )
+    SMTP_URL: str | None = Field(
+        default=None,
+        description="the mail server, smtp://user:password@host:port (smtps:// for TLS); "
+        "mail is off when unset",
+    )
+    MAIL_FROM: str = Field(default="Campground <noreply@localhost>", description="mails' sender")
+    MAIL_EVERY: float = Field(
+        default=3 * 3600, ge=0, description="seconds between two mails about one table"
+    )
+    NOTICE_POLL: float = Field(
+        default=1,
+        ge=0,
+        description="every so many seconds, each instance sends the notices due; 0 turns it off",
+    )
+    NOTICE_RETRY: float = Field(
+        default=10,
+        gt=0,
+        description="seconds before a failed notice is tried again; doubled at each failure, "
+        "up to an hour",
+    )
+    NOTICE_SCAN_EVERY: float = Field(
+        default=60,
+        gt=0,
+        description="every so many seconds, each instance writes the reminders that have come "
+        "and sends the daily digests due",
+    )
+    NOTICE_GIVE_UP: float = Field(
+        default=24 * 3600, gt=0, description="seconds a notice is retried before it is dropped"
+    )
+    PUSH_TIMEOUT: float = Field(
+        default=10, gt=0, description="seconds a push service or mail server may take to answer"
     )
 
     # Limits on what one client may send or hold; see docs/architecture.md ("Limits").
@@ -138,6 +214,10 @@ class Settings(BaseSettings):
         description="joins per player (invite-page look-ups are counted apart, at the same rate)",
     )
     RATE_JOINS_PER_ADDRESS: str = Field(default="300/60", description="joins per address")
+    RATE_QUEUES: str = Field(default="10/60", description='"Play now" queue joins per player')
+    RATE_QUEUES_PER_ADDRESS: str = Field(
+        default="300/60", description='"Play now" queue joins per address'
+    )
     RATE_MOVES: str = Field(
         default="300/60", description="HTTP moves and WebSocket messages per player"
     )
@@ -164,14 +244,27 @@ class Settings(BaseSettings):
     RATE_SIGN_INS_PER_ADDRESS: str = Field(
         default="60/300", description="sign-in attempts and new sign-ins per address"
     )
+    RATE_NOTICES: str = Field(
+        default="20/600",
+        description="changes to a player's notices (push subscriptions, mail address) and "
+        "uses of mail links, per player",
+    )
+    RATE_NOTICES_PER_ADDRESS: str = Field(default="200/600", description="the same, per address")
     MAX_OPEN_LOBBIES: int = Field(
         default=10, ge=1, description="open lobbies one player may host at once"
     )
     MAX_SOCKETS_PER_PLAYER: int = Field(
-        default=16, ge=1, description="WebSockets one player may hold open on one instance"
+        default=16,
+        ge=1,
+        description="WebSockets one player may hold open (on every instance "
+        "together with REDIS_URL, else on this one)",
     )
     MAX_SOCKETS_PER_ADDRESS: int = Field(
-        default=200, ge=1, description="WebSockets one address may hold open on one instance"
+        default=200,
+        ge=1,
+        description="WebSockets one address may hold open (on every instance "
+        "together with REDIS_URL, else on this one; a quarter of them for sockets without a "
+        "token, apart from the players')",
     )
     LISTED_LOBBIES_PER_HOST: int = Field(
         default=3, ge=1, description="public lobbies of one host shown in the listing"
@@ -186,10 +279,23 @@ class Settings(BaseSettings):
         return v
 
     @field_validator(
-        "RATE_PLAYERS", "RATE_LOBBIES", "RATE_LOBBIES_PER_ADDRESS", "RATE_JOINS",
-        "RATE_JOINS_PER_ADDRESS", "RATE_MOVES", "RATE_MOVES_PER_ADDRESS", "RATE_SOCKETS",
-        "RATE_SOCKETS_PER_ADDRESS", "RATE_REPLAYS", "RATE_REPLAYS_PER_ADDRESS", "RATE_SIGN_INS",
+        "RATE_PLAYERS",
+        "RATE_LOBBIES",
+        "RATE_LOBBIES_PER_ADDRESS",
+        "RATE_JOINS",
+        "RATE_JOINS_PER_ADDRESS",
+        "RATE_QUEUES",
+        "RATE_QUEUES_PER_ADDRESS",
+        "RATE_MOVES",
+        "RATE_MOVES_PER_ADDRESS",
+        "RATE_SOCKETS",
+        "RATE_SOCKETS_PER_ADDRESS",
+        "RATE_REPLAYS",
+        "RATE_REPLAYS_PER_ADDRESS",
+        "RATE_SIGN_INS",
         "RATE_SIGN_INS_PER_ADDRESS",
+        "RATE_NOTICES",
+        "RATE_NOTICES_PER_ADDRESS",
     )
     @classmethod
     def _rate(cls, v: str) -> str:

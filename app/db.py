@@ -13,10 +13,11 @@ from typing import Any
 
 import asyncpg
 import orjson
-from sqlalchemy import JSON, Table, event
+from sqlalchemy import JSON, ColumnDefault, CursorResult, Result, Table, event
 from sqlalchemy.exc import DBAPIError, DisconnectionError, EmulatedDBAPIException
 from sqlalchemy.dialects.postgresql import asyncpg as postgresql_asyncpg
-from sqlalchemy.engine import Compiled
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
     AsyncEngine,
@@ -41,8 +42,12 @@ UNAVAILABLE = "The database is unavailable for a moment; try again shortly."
 # connection failures (08), too many connections (53), an administrator's shutdown, a
 # restart or a terminated backend (57), and "not currently accepting connections" (55000).
 _AWAY = (
-    asyncpg.PostgresConnectionError, asyncpg.InsufficientResourcesError,
-    asyncpg.OperatorInterventionError, ConnectionError, TimeoutError, socket.gaierror,
+    asyncpg.PostgresConnectionError,
+    asyncpg.InsufficientResourcesError,
+    asyncpg.OperatorInterventionError,
+    ConnectionError,
+    TimeoutError,
+    socket.gaierror,
     DisconnectionError,
     # A connection whose earlier operation was cut off by its backend's end, handed out again
     # before asyncpg noticed: "another operation is in progress".
@@ -53,9 +58,14 @@ _AWAY = (
 # What the database's failures arrive as: SQLAlchemy's wrapper, its driver adapter's own (a
 # connection refused while opening), asyncpg's on its own connections, the network's. The
 # app answers these 503 when ``unavailable`` says so.
-FAILURES: tuple[type[BaseException], ...] = (
-    DBAPIError, EmulatedDBAPIException, DisconnectionError, asyncpg.PostgresError,
-    asyncpg.InterfaceError, asyncpg.exceptions._base.InternalClientError, OSError,
+FAILURES: tuple[type[Exception], ...] = (
+    DBAPIError,
+    EmulatedDBAPIException,
+    DisconnectionError,
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
+    asyncpg.exceptions._base.InternalClientError,
+    OSError,
 )
 
 
@@ -115,7 +125,7 @@ def to_json(value: Any) -> str:
 _ASYNCPG = postgresql_asyncpg.dialect()
 
 
-def for_asyncpg(statement: Any) -> Compiled:
+def for_asyncpg(statement: Any) -> SQLCompiler:
     """``statement`` compiled once for asyncpg to run itself (``Database.driver``): its SQL
     text (``.string``, ``$n`` placeholders) and the order of its parameters (``.positiontup``)."""
     return statement.compile(dialect=_ASYNCPG)
@@ -145,6 +155,20 @@ class Prepared:
         return args
 
 
+def table_of(model: type[DeclarativeBase]) -> Table:
+    """The table of a mapped class (its ``__table__``, which SQLAlchemy types as any FROM)."""
+    table = model.__table__
+    assert isinstance(table, Table)
+    return table
+
+
+def rowcount(result: Result[Any]) -> int:
+    """How many rows an UPDATE or DELETE without RETURNING matched: the session gives a
+    ``CursorResult`` for those, though it is typed to give any ``Result``."""
+    assert isinstance(result, CursorResult)
+    return result.rowcount
+
+
 def row_values(table: Table, row: Any) -> dict[str, Any]:
     """The column values of ``row`` (a mapped object about to be inserted), with the
     columns' own defaults where it has none, which are also set on ``row``: what the ORM
@@ -152,12 +176,19 @@ def row_values(table: Table, row: Any) -> dict[str, Any]:
     values = {}
     for column in table.columns:
         value = getattr(row, column.key, None)
-        if value is None and column.default is not None:
-            default = column.default
+        default = column.default
+        if value is None and isinstance(default, ColumnDefault):
             value = default.arg(None) if default.is_callable else default.arg
             setattr(row, column.key, value)
         values[column.key] = value
     return values
+
+
+async def driver_connection(session: AsyncSession) -> asyncpg.Connection:
+    """asyncpg's own connection under ``session``'s (PostgreSQL), to run statements on."""
+    raw = await (await session.connection()).get_raw_connection()
+    assert raw.driver_connection is not None  # an open connection has its driver's
+    return raw.driver_connection
 
 
 def make_engine(url: str, pool: dict[str, Any] | None = None) -> AsyncEngine:
@@ -211,7 +242,8 @@ class Database:
         # statement saw its own snapshot already, so no read sees anything different.
         self._reads = (
             async_sessionmaker(self._autocommit, expire_on_commit=False)
-            if self.postgres else self.sessions
+            if self.postgres
+            else self.sessions
         )
 
     @asynccontextmanager

@@ -27,11 +27,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import logs, metrics
 from app.bots import BotWorkers
-from app.db import Database, note_unavailable, unavailable
+from app.db import Database, note_unavailable, rowcount, unavailable
 from app.models import Game, Lobby, now
 from app.services.clock import PlayedBy, Timing
+from app.services.commit import GameAborted
 from app.services.errors import StaleVersion
-from app.services.games import Snapshot, abort_game
+from app.services.aborting import abort_game
+from app.services.games import Snapshot
 
 log = logging.getLogger(__name__)
 
@@ -51,8 +53,14 @@ class Table(Protocol):
     async def snapshot(self, session: AsyncSession, game_id: str) -> Snapshot: ...
 
     async def move(
-        self, game_id: str, seat: int, move: Any, expect_version: int,
-        played_by: PlayedBy = "person", *, known: Snapshot | None = None,
+        self,
+        game_id: str,
+        seat: int,
+        move: Any,
+        expect_version: int,
+        played_by: PlayedBy = "person",
+        *,
+        known: Snapshot | None = None,
     ) -> Any: ...
 
     async def game_changed(
@@ -60,6 +68,8 @@ class Table(Protocol):
     ) -> None: ...
 
     async def lobby_changed(self, lobby_id: str) -> None: ...
+
+    async def rematch_closed(self, lobby_id: str) -> None: ...
 
 
 class Deadlines:
@@ -174,8 +184,9 @@ class Deadlines:
             if unavailable(exc):
                 note_unavailable(exc, f"acting on the deadline of game {game_id}")
             else:
-                log.exception("deadline of game %s failed; retried when its lease runs out",
-                              game_id)
+                log.exception(
+                    "deadline of game %s failed; retried when its lease runs out", game_id
+                )
         finally:
             self._running.pop(game_id, None)
 
@@ -207,11 +218,22 @@ class Deadlines:
         else:
             assert due.seat is not None
             try:
-                with metrics.bot_turn(snap.kind):
-                    move = await self.bots.move(snap, due.seat)
-                await table.move(game_id, due.seat, move, snap.version, due.played_by, known=snap)
+                with metrics.bot_move(snap.kind):
+                    with metrics.bot_thinking(snap.kind):
+                        move = await self.bots.move(snap, due.seat)
+                    await table.move(
+                        game_id, due.seat, move, snap.version, due.played_by, known=snap
+                    )
             except StaleVersion:
                 pass  # someone moved first; that move set the next deadline
+            except GameAborted:
+                # An admin aborted the game while its bot was thinking: nothing is left to do.
+                log.info(
+                    "game %s was aborted before its %s move for seat %s",
+                    game_id,
+                    due.played_by,
+                    due.seat,
+                )
 
     async def _release(self, snap: Snapshot, lease: datetime) -> None:
         """Nothing to do after all (a seat came back, say): put back the real deadline, unless
@@ -224,7 +246,7 @@ class Deadlines:
                 .values(due_at=due_at)
                 .execution_options(synchronize_session=False)
             )
-        if result.rowcount == 1:
+        if rowcount(result) == 1:
             self.schedule(snap.id, due_at)
 
     async def _close_lobby(self, lobby_id: str) -> None:
@@ -236,6 +258,7 @@ class Deadlines:
                 .values(status="closed", closes_at=None)
                 .execution_options(synchronize_session=False)
             )
-        if result.rowcount == 1:
+        if rowcount(result) == 1:
             metrics.DEADLINES.labels("lobby_closed").inc()
             await self.table.lobby_changed(lobby_id)
+            await self.table.rematch_closed(lobby_id)

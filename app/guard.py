@@ -7,16 +7,18 @@ from __future__ import annotations
 import json
 import logging
 import re
+import uuid
 from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from starlette.datastructures import Headers
-from starlette.requests import HTTPConnection
+from starlette.requests import HTTPConnection, cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from app import socket_metrics
 from app.config import Settings
 from app.limits import RateLimited, TooManySockets, token_key
 from app.services.errors import Problem
@@ -40,6 +42,11 @@ EVERY_RESPONSE = [
 SOCKET_PROTOCOL = "campground"
 TOKEN_PROTOCOL = "token."
 CLOSE_TOO_MANY = 4429
+# Seconds to wait before opening a socket again after a refusal that names no wait of its own
+# (too many open sockets, a full server): the page waits at least its backoff anyway.
+TRY_AGAIN_SECONDS = 2
+# A close frame's reason is at most 123 bytes.
+REASON_BYTES = 123
 LOOPBACK = {"127.0.0.1", "::1", "localhost"}
 
 
@@ -124,6 +131,16 @@ def client_address(conn: HTTPConnection) -> str:
     return conn.client.host if conn.client else "unknown"
 
 
+def later(message: str, retry_after: int) -> str:
+    """The reason of a 4429 or 1013 close: JSON, ``{"retry_after": seconds, "message": text}``,
+    so a client reads the wait as a number; the message cut to fit a close frame."""
+    while True:
+        reason = json.dumps({"retry_after": retry_after, "message": message}, separators=(",", ":"))
+        if len(reason.encode()) <= REASON_BYTES:
+            return reason
+        message = message[:-2] + "…"
+
+
 def _error(code: str, message: str, ref: Any = None, **extra: Any) -> str:
     return json.dumps({"type": "error", "code": code, "message": message, "ref": ref} | extra)
 
@@ -142,6 +159,18 @@ def _depth(value: Any) -> int:
         elif isinstance(item, list):
             stack.extend((v, depth + 1) for v in item)
     return deepest
+
+
+class SocketClosed(OSError):
+    """A send to a socket the server has closed on its own: an ``OSError``, which Starlette
+    turns into a disconnect, as for a client gone."""
+
+
+def _may_be_cross_site(headers: Headers) -> bool:
+    """Whether a request must come from the site's own pages: any that carries the cookie (a
+    browser sends it whatever else the page adds, so an ``Authorization`` header proves
+    nothing), and any without a bearer token. A script's bearer token alone passes."""
+    return COOKIE in cookie_parser(headers.get("cookie", "")) or "authorization" not in headers
 
 
 class Guard:
@@ -182,7 +211,7 @@ class Guard:
             return await refuse(413, too_large)
         if (
             scope["method"] in UNSAFE_METHODS
-            and "authorization" not in headers
+            and _may_be_cross_site(headers)
             and not same_origin(self.settings, headers)
         ):
             return await refuse(
@@ -220,19 +249,37 @@ class Guard:
         limits = scope["app"].state.ctx.limits
         address = client_address(conn)
         token = socket_token(conn)
-        # Keyed by the token's hash: no database look-up before admission.
+        # Keyed by the token's hash: no database look-up before admission. A socket without
+        # a token counts against itself and the address's anonymous share, never against
+        # the players' part of the address (``app.limits``).
         player = token_key(token) if token else None
-        keys = [f"address:{address}"] + ([f"token:{player}"] if player else [])
+        if player is not None:
+            keys = [f"token:{player}", f"address:{address}"]
+        else:
+            keys = [f"socket:{uuid.uuid4().hex}", f"anonymous:{address}"]
         try:
+            # Its cap first: a connection refused for want of a place spends no rate.
+            held = await limits.hold_socket(address, player)
             # A player this instance served lately coming back (a Wi-Fi blip, a reload) is
-            # not a new client of the address: only the player's own rate counts it.
-            known = player is not None and player in limits.known
-            limits.sockets.take(*keys[1:] if known else keys)
-            held = limits.hold_socket(address, player)
+            # not a new client of the address: only the player's own rate counts it. A new
+            # anonymous socket has no rate of its own yet: its share counts it.
+            if player is None:
+                counted = keys[1:]
+            elif player in limits.known:
+                counted = keys[:1]
+            else:
+                counted = keys
+            try:
+                await limits.sockets.spend(*counted)
+            except RateLimited:
+                await limits.release_socket(held)
+                raise
         except (RateLimited, TooManySockets) as exc:
             await receive()
             await send({"type": "websocket.accept"})
-            await send({"type": "websocket.close", "code": CLOSE_TOO_MANY, "reason": exc.detail})
+            wait = exc.retry_after if isinstance(exc, RateLimited) else TRY_AGAIN_SECONDS
+            reason = later(exc.detail, wait)
+            await send({"type": "websocket.close", "code": CLOSE_TOO_MANY, "reason": reason})
             return
 
         async def checked() -> Message:
@@ -240,23 +287,36 @@ class Guard:
                 message = await receive()
                 if message["type"] != "websocket.receive":
                     return message
-                refusal = self._refusal(message, limits, keys)
+                refusal = await self._refusal(message, limits, keys)
+                socket_metrics.message_received(message.get(PARSED))
                 if refusal is None:
                     return message
                 await send({"type": "websocket.send", "text": refusal})
 
+        accepted = closed_by_app = False
+
         async def accepting(message: Message) -> None:
+            nonlocal accepted, closed_by_app
             offered = scope.get("subprotocols", [])
             if message["type"] == "websocket.accept" and SOCKET_PROTOCOL in offered:
                 message["subprotocol"] = message.get("subprotocol") or SOCKET_PROTOCOL
-            await send(message)
+            try:
+                await send(message)
+            except RuntimeError:
+                if not accepted or closed_by_app:
+                    raise
+                # The server closed the socket itself (1009, a frame over ws_max_size) just
+                # before: nothing was written, and the app is told the client is gone.
+                raise SocketClosed from None
+            accepted = accepted or message["type"] == "websocket.accept"
+            closed_by_app = closed_by_app or message["type"] == "websocket.close"
 
         try:
             await self.app(scope, checked, accepting)
         finally:
-            limits.release_socket(held)
+            await limits.release_socket(held)
 
-    def _refusal(self, message: Message, limits: Any, keys: list[str]) -> str | None:
+    async def _refusal(self, message: Message, limits: Any, keys: list[str]) -> str | None:
         """The error that answers a message the app never sees, or None to pass it on."""
         text = message.get("text")
         if text is None:
@@ -279,10 +339,11 @@ class Guard:
         message[PARSED] = data
         ref = data.get("ref")
         if ref is not None and len(json.dumps(ref)) > self.settings.MAX_REF_CHARS:
-            return _error("bad_request", f"A ref is at most {self.settings.MAX_REF_CHARS} "
-                          "characters of JSON.")
+            return _error(
+                "bad_request", f"A ref is at most {self.settings.MAX_REF_CHARS} characters of JSON."
+            )
         try:
-            limits.moves.take(*keys)
+            await limits.moves.spend(*keys)
         except RateLimited as exc:
             return _error("rate_limited", exc.detail, ref, retry_after=exc.retry_after)
         return None

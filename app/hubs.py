@@ -10,7 +10,8 @@ once per change and renders it once per distinct viewer.
 Each socket (``app.sockets``) has one writer task that sends the newest thing it has not
 sent yet: a slow client skips versions (its next patch spans them) instead of queueing them,
 and a client that takes longer than ``WS_SEND_TIMEOUT`` to take one message is dropped, so
-no socket can grow the server's memory or hold anything up.
+no socket can grow the server's memory or hold anything up. The instance's hubs, the caps on
+its sockets and the watchdog that drops them are kept by ``app.watchers``.
 """
 
 from __future__ import annotations
@@ -19,8 +20,10 @@ import asyncio
 import contextvars
 import dataclasses
 import logging
-import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
+from typing import TypeVar
+
+import orjson
 
 from app.bus import RESYNC, Bus, game_channel, lobby_channel
 from app.db import note_unavailable, unavailable
@@ -31,6 +34,7 @@ from app.services.games import Snapshot
 from app.sockets import Connection, Frame, LobbyConnection, encode
 
 log = logging.getLogger(__name__)
+Conn = TypeVar("Conn", Connection, LobbyConnection)
 
 # A notice "{version}" tells of a committed move; "{version}!" asks for a reload whatever the
 # version (a game started or aborted).
@@ -77,6 +81,22 @@ class Sources:
     max_per_game: int
 
 
+def is_chat(text: str) -> bool:
+    """Whether an event's text is a chat line (a player's, or a moderator's notice)."""
+    return orjson.loads(text).get("type") == "chat"
+
+
+def tell_each(
+    connections: Iterable[Conn], text: str, reads_chat: Callable[[Conn], bool] | None
+) -> None:
+    """Pass an event to every connection; a chat line only to those that may read the chat
+    (``reads_chat``; None: all of them, at a public table)."""
+    if reads_chat is not None and is_chat(text):
+        connections = [conn for conn in connections if reads_chat(conn)]
+    for conn in connections:
+        conn.tell(text)
+
+
 class GameHub:
     """This instance's sockets on one game, and the game as last known."""
 
@@ -92,8 +112,9 @@ class GameHub:
         self._kick = asyncio.Event()
         self._resync = False
         # A context of its own: the request that happened to start it is not its.
-        self.task = asyncio.create_task(ended_quietly(self._run()), name=f"game hub {game_id}",
-                                        context=contextvars.Context())
+        self.task = asyncio.create_task(
+            ended_quietly(self._run()), name=f"game hub {game_id}", context=contextvars.Context()
+        )
 
     def frame(self, seat: int | None) -> Frame:
         frame = self._frames.get(seat)
@@ -134,8 +155,9 @@ class GameHub:
                 self.reload()
 
     def tell(self, text: str) -> None:
-        for conn in self.connections:
-            conn.tell(text)
+        # A private table's chat is for its seats (``app.services.watching``).
+        private = self.snap is not None and self.snap.privacy.private
+        tell_each(self.connections, text, (lambda conn: conn.seat is not None) if private else None)
 
     def notice(self, message: str) -> None:
         event = foreign_event(message, self.sources.instance_id)
@@ -206,15 +228,21 @@ class LobbyHub:
         self.loaded = asyncio.Event()
         self._rendered: dict[tuple, str] = {}
         self._kick = asyncio.Event()
-        self.task = asyncio.create_task(ended_quietly(self._run()), name=f"lobby hub {lobby_id}",
-                                        context=contextvars.Context())
+        self.task = asyncio.create_task(
+            ended_quietly(self._run()), name=f"lobby hub {lobby_id}", context=contextvars.Context()
+        )
 
     def reload(self) -> None:
         self._kick.set()
 
     def render(self, player_id: str | None, base: str) -> str:
         assert self.lobby is not None
-        key = (self.lobby.seat_of(player_id), player_id == self.lobby.lobby.host_id, base)
+        key = (
+            self.lobby.seat_of(player_id),
+            player_id == self.lobby.lobby.host_id,
+            self.lobby.removed(player_id),
+            base,
+        )
         text = self._rendered.get(key)
         if text is None:
             lobby = self.lobby.out(player_id, base).model_dump(mode="json")
@@ -251,8 +279,15 @@ class LobbyHub:
                 listener.cancel()
 
     def tell(self, text: str) -> None:
-        for conn in self.connections:
-            conn.tell(text)
+        # A private lobby's chat is for its seats, like its table's.
+        lobby = self.lobby
+        tell_each(
+            self.connections,
+            text,
+            (lambda conn: lobby.seat_of(conn.player_id) is not None)
+            if lobby is not None and lobby.lobby.private
+            else None,
+        )
 
     async def _listen(self, sub) -> None:
         async for message in sub:
@@ -262,144 +297,3 @@ class LobbyHub:
             # This instance's own notices come back through Redis: it has reloaded already.
             elif event is None and message != self.sources.instance_id:
                 self.reload()
-
-
-class Refused(Exception):
-    """Too many sockets: on this game, or on this instance."""
-
-
-class Watchers:
-    """Every hub of this instance, and the caps on sockets."""
-
-    def __init__(self, sources: Sources):
-        self.sources = sources
-        self._games: dict[str, GameHub] = {}
-        self._lobbies: dict[str, LobbyHub] = {}
-        self.sockets = 0
-        self._watchdog: asyncio.Task | None = None
-
-    async def _watch_sends(self) -> None:
-        """Drop every socket whose client has not taken a message for ``WS_SEND_TIMEOUT``."""
-        period = min(1.0, self.sources.send_timeout / 4)
-        while True:
-            await asyncio.sleep(period)
-            self._drop_stuck(time.monotonic())
-
-    def _drop_stuck(self, now: float) -> None:
-        # Its own frame: the loop's last hub and connection go with it, where in the sleeping
-        # watchdog's frame they would keep a hub nobody watches alive.
-        for hub in [*self._games.values(), *self._lobbies.values()]:
-            for conn in hub.connections:
-                conn.give_up_if_stuck(now)
-
-    def snapshot(self, game_id: str) -> Snapshot | None:
-        """The game as this instance last knew it, if it has sockets on it."""
-        hub = self._games.get(game_id)
-        return hub.snap if hub is not None else None
-
-    def count(self, game_id: str) -> int:
-        hub = self._games.get(game_id)
-        return len(hub.connections) if hub is not None else 0
-
-    def _admit(self, hub: GameHub | LobbyHub, per_hub: int | None) -> None:
-        if self.sockets >= self.sources.max_per_instance:
-            raise Refused("This server has too many sockets open; try again later.")
-        if per_hub is not None and len(hub.connections) + hub.waiting >= per_hub:
-            raise Refused("This game has too many sockets open; try again later.")
-
-    async def join_game(self, game_id: str, make: Callable[[GameHub], Connection]) -> GameHub:
-        """The hub of ``game_id`` with the connection ``make`` builds once it is loaded; raises
-        ``Problem`` (no such game) or ``Refused``."""
-        hub = self._games.get(game_id)
-        if hub is None:
-            hub = self._games[game_id] = GameHub(self.sources, game_id)
-        return await self._join(hub, self._games, game_id, make, self.sources.max_per_game)
-
-    async def join_lobby(
-        self, lobby_id: str, make: Callable[[LobbyHub], LobbyConnection]
-    ) -> LobbyHub:
-        hub = self._lobbies.get(lobby_id)
-        if hub is None:
-            hub = self._lobbies[lobby_id] = LobbyHub(self.sources, lobby_id)
-        return await self._join(hub, self._lobbies, lobby_id, make, None)
-
-    async def _join(self, hub, hubs: dict, key: str, make, per_hub: int | None):
-        try:
-            self._admit(hub, per_hub)
-        except Refused:
-            self._drop_if_idle(hubs, key, hub)
-            raise
-        # Counted while it waits, so a crowd arriving at once cannot pass the cap.
-        self.sockets += 1
-        hub.waiting += 1
-        try:
-            await hub.loaded.wait()
-        finally:
-            hub.waiting -= 1
-            self.sockets -= 1
-        if hub.missing:
-            self._drop_if_idle(hubs, key, hub)
-            raise Problem(404, "No such game." if hubs is self._games else "No such lobby.")
-        conn = make(hub)
-        hub.connections.add(conn)
-        if self._watchdog is None:
-            self._watchdog = asyncio.create_task(self._watch_sends(), name="socket watchdog")
-        self.sockets += 1
-        conn.wake.set()
-        return hub
-
-    def leave_game(self, game_id: str, conn: Connection) -> None:
-        self._leave(self._games, game_id, conn)
-
-    def leave_lobby(self, lobby_id: str, conn: LobbyConnection) -> None:
-        self._leave(self._lobbies, lobby_id, conn)
-
-    def _leave(self, hubs: dict, key: str, conn) -> None:
-        hub = hubs.get(key)
-        if hub is None or conn not in hub.connections:
-            return
-        hub.connections.discard(conn)
-        self.sockets -= 1
-        self._drop_if_idle(hubs, key, hub)
-
-    def _drop_if_idle(self, hubs: dict, key: str, hub) -> None:
-        if not hub.connections and not hub.waiting and hubs.get(key) is hub:
-            hub.task.cancel()
-            del hubs[key]
-
-    def committed(self, game_id: str, done: Committed) -> None:
-        hub = self._games.get(game_id)
-        if hub is not None:
-            hub.committed(done)
-
-    def game_changed(self, game_id: str) -> None:
-        hub = self._games.get(game_id)
-        if hub is not None:
-            hub.reload()
-
-    def game_event(self, game_id: str, text: str) -> None:
-        hub = self._games.get(game_id)
-        if hub is not None:
-            hub.tell(text)
-
-    def lobby_event(self, lobby_id: str, text: str) -> None:
-        hub = self._lobbies.get(lobby_id)
-        if hub is not None:
-            hub.tell(text)
-
-    def lobby_changed(self, lobby_id: str) -> None:
-        hub = self._lobbies.get(lobby_id)
-        if hub is not None:
-            hub.reload()
-
-    async def close(self) -> None:
-        hubs = [*self._games.values(), *self._lobbies.values()]
-        tasks = [h.task for h in hubs] + ([self._watchdog] if self._watchdog else [])
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        self._watchdog = None
-        self._games.clear()
-        self._lobbies.clear()
-
-

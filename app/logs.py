@@ -17,7 +17,7 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app import metrics
+from app import metrics, socket_metrics
 from app.config import Settings
 
 # What the lines of the request being served carry; the dict is shared with the request's
@@ -30,8 +30,10 @@ SECRETS = [
     (re.compile(r"((?:token|password)=)[^&\s\"';]*", re.I), r"\1[redacted]"),
     (re.compile(r"(bearer\s+)[^\s\"',]+", re.I), r"\1[redacted]"),
     (re.compile(r"(token\.)[A-Za-z0-9_-]+"), r"\1[redacted]"),
-    (re.compile(r"""(["']?\w*(?:token|password)["']?\s*[:=]\s*["'])[^"']*""", re.I),
-     r"\1[redacted]"),
+    (
+        re.compile(r"""(["']?\w*(?:token|password)["']?\s*[:=]\s*["'])[^"']*""", re.I),
+        r"\1[redacted]",
+    ),
 ]
 
 
@@ -75,7 +77,6 @@ class Context(logging.Filter):
         record.__dict__.pop("color_message", None)
         return True
 
-
     def _redact(self, record: logging.LogRecord) -> None:
         try:
             message = record.getMessage()
@@ -100,7 +101,8 @@ class Context(logging.Filter):
 
 class RequestContext:
     """Outermost middleware: the request id, the time the request arrived (move latency
-    counts from it), and with JSON logs one access line per request or socket."""
+    counts from it), every request and socket message counted and timed (``app.metrics``,
+    ``app.socket_metrics``), and with JSON logs one access line per request or socket."""
 
     def __init__(self, app: ASGIApp, settings: Settings):
         self.app = app
@@ -117,29 +119,59 @@ class RequestContext:
         current: dict[str, Any] = {"request_id": request_id, "scope": scope}
         REQUEST.set(current)
         status: int | None = None
+        # A socket's close is counted once, by whichever side closed first.
+        closed = False
 
         async def with_id(message: Message) -> None:
-            nonlocal status
-            if message["type"] in ("http.response.start", "websocket.accept"):
+            nonlocal status, closed
+            kind = message["type"]
+            if kind in ("http.response.start", "websocket.accept"):
                 status = message.get("status", 101)
                 headers = [h for h in message.get("headers", []) if h[0] != b"x-request-id"]
                 message["headers"] = [*headers, (b"x-request-id", request_id.encode())]
-            elif message["type"] == "websocket.close" and status is None:
-                status = 403
+            elif kind == "websocket.send":
+                socket_metrics.message_sent(message.get("text") or "")
+            elif kind == "websocket.close":
+                if status is None:
+                    status = 403
+                if not closed:
+                    closed = True
+                    socket_metrics.socket_closed(message.get("code", 1000))
             await send(message)
 
+        async def reading() -> Message:
+            nonlocal closed
+            message = await receive()
+            if message["type"] == "websocket.disconnect" and not closed:
+                closed = True
+                socket_metrics.socket_closed(message.get("code", 1005))
+            return message
+
+        socket = scope["type"] == "websocket"
+        raised: Exception | None = None
         try:
-            await self.app(scope, receive, with_id)
+            await self.app(scope, reading if socket else receive, with_id)
+        except Exception as exc:
+            raised = exc
+            raise
         finally:
+            elapsed = time.perf_counter() - started
+            if not socket:
+                metrics.request_done(scope, status, elapsed, raised)
+            elif status == 101 and not closed:
+                socket_metrics.socket_closed(None)
             if self.access:
                 client = scope.get("client")
                 ACCESS.info(
-                    "%s %s %s", scope.get("method", "WebSocket"), scope["path"], status,
+                    "%s %s %s",
+                    scope.get("method", "WebSocket"),
+                    scope["path"],
+                    status,
                     extra={
                         "method": scope.get("method", "WEBSOCKET"),
                         "path": scope["path"],
                         "status": status,
-                        "duration_ms": round((time.perf_counter() - started) * 1000, 1),
+                        "duration_ms": round(elapsed * 1000, 1),
                         "client": client[0] if client else None,
                     },
                 )
@@ -160,8 +192,12 @@ def config(settings: Settings) -> dict[str, Any]:
             "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
             "datefmt": "%Y-%m-%dT%H:%M:%S%z",
         }
-        handler = {"class": "logging.StreamHandler", "stream": "ext://sys.stderr",
-                   "formatter": "json", "filters": ["context"]}
+        handler = {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stderr",
+            "formatter": "json",
+            "filters": ["context"],
+        }
         return {
             "version": 1,
             "disable_existing_loggers": False,
@@ -172,6 +208,8 @@ def config(settings: Settings) -> dict[str, Any]:
                 "uvicorn": {"level": level},
                 "alembic": {"level": "WARNING"},
                 "sqlalchemy": {"level": "WARNING"},
+                # Its debug lines name the mail's recipients.
+                "aiosmtplib": {"level": "WARNING"},
                 # The middleware writes one line per request, with its ids.
                 "uvicorn.access": {"level": "WARNING"},
             },
@@ -186,13 +224,18 @@ def config(settings: Settings) -> dict[str, Any]:
         name: {**handler, "filters": ["context"]}
         for name, handler in LOGGING_CONFIG["handlers"].items()
     } | {
-        "app": {"class": "logging.StreamHandler", "stream": "ext://sys.stderr",
-                "formatter": "app", "filters": ["context"]},
+        "app": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stderr",
+            "formatter": "app",
+            "filters": ["context"],
+        },
     }
     text["loggers"] = LOGGING_CONFIG["loggers"] | {
         "uvicorn": {**LOGGING_CONFIG["loggers"]["uvicorn"], "level": level},
         "alembic": {"level": "WARNING"},
         "sqlalchemy": {"level": "WARNING"},
+        "aiosmtplib": {"level": "WARNING"},
     }
     text["root"] = {"handlers": ["app"], "level": level}
     return text

@@ -7,20 +7,30 @@ import gc
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from importlib.metadata import version
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request, Response
 from fastapi.encoders import jsonable_encoder
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import HTMLResponse, JSONResponse
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app import guard, logs, metrics, openapi, pages
+from app import guard, installable, logs, metrics, openapi, pages, protocol, static_files
 from app.api.routes import (
-    accounts, admin, admin_players, games, health, lobbies, moderation, players, profiles,
+    accounts,
+    admin,
+    admin_players,
+    games,
+    health,
+    lobbies,
+    moderation,
+    players,
+    profiles,
+    queue,
+    scrape,
 )
 from app.collector import collecting
 from app.config import Settings
@@ -28,6 +38,8 @@ from app.context import Context
 from app.db import FAILURES, RETRY_AFTER, UNAVAILABLE, note_unavailable, unavailable
 from app.services.errors import Problem
 from app.ws import router as ws_router
+from app.notices import routes as notices
+from engine.registry import GAMES
 
 
 class EscapedJSONResponse(JSONResponse):
@@ -46,7 +58,13 @@ def _freeze_startup() -> None:
 
 
 PAGES = [
-    "/", "/lobbies/{lobby_id}", "/join/{invite_code}", "/games/{game_id}", "/account", "/device",
+    "/",
+    "/lobbies/{lobby_id}",
+    "/join/{invite_code}",
+    "/games/{game_id}",
+    "/account",
+    "/device",
+    "/notices",
 ]
 
 
@@ -66,19 +84,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await ctx.close()
             metrics.process_ended()
 
-    app = FastAPI(
+    app = openapi.App(
         title="Campground",
         summary="Camp-themed tabletop games, online.",
         description="Guests create lobbies, invite friends or seat bots, and play over HTTP or a "
         "WebSocket that pushes each player's view as JSON Patch. See docs/api.md.",
-        version="0.1.0",
+        version=version("campground"),
         lifespan=lifespan,
+        generate_unique_id_function=openapi.operation_id,
     )
     app.state.settings = settings
 
     @app.exception_handler(Problem)
     async def problem(_request: Request, exc: Problem) -> JSONResponse:
-        return JSONResponse({"detail": exc.detail}, status_code=exc.status)
+        headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else None
+        return JSONResponse({"detail": exc.detail}, status_code=exc.status, headers=headers)
 
     @app.exception_handler(PoolTimeout)
     async def busy(_request: Request, _exc: PoolTimeout) -> JSONResponse:
@@ -117,24 +137,51 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Added last, so it runs first: every line of the request carries its id.
     app.add_middleware(logs.RequestContext, settings=settings)
     for router in (
-        players.router, games.router, lobbies.router, admin.router, moderation.router,
-        health.router, ws_router, metrics.router, pages.router, accounts.router,
-        profiles.router, profiles.pages, admin_players.router,
+        players.router,
+        games.router,
+        lobbies.router,
+        admin.router,
+        moderation.router,
+        health.router,
+        ws_router,
+        scrape.router,
+        pages.router,
+        accounts.router,
+        profiles.router,
+        profiles.pages,
+        admin_players.router,
+        queue.router,
+        installable.router,
+        notices.router,
     ):
         app.include_router(router)
 
-    openapi.install(app)
+    @functools.cache
+    def asyncapi() -> dict[str, Any]:
+        return protocol.document(list(GAMES.values()), app.version)
+
+    @app.get("/asyncapi.json", include_in_schema=False)
+    async def asyncapi_json(request: Request) -> JSONResponse:
+        """The sockets' AsyncAPI 3 document, as /openapi.json is the HTTP API's: made once,
+        with the server the request came to."""
+        server = {"host": request.url.netloc, "protocol": "ws"}
+        return JSONResponse(asyncapi() | {"servers": {"campground": server}})
+
     index = settings.STATIC_DIR / "index.html"
 
-    async def page() -> FileResponse:
+    @functools.cache
+    def index_html() -> str:
+        return static_files.index_page(settings.STATIC_DIR)
+
+    async def page() -> HTMLResponse:
         if not index.is_file():
             raise HTTPException(404, "The browser client is not installed (no static/index.html).")
-        return FileResponse(index)
+        return HTMLResponse(index_html(), headers={"Cache-Control": static_files.REVALIDATE})
 
     for path in PAGES:
         app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
     if settings.STATIC_DIR.is_dir():
-        app.mount("/static", StaticFiles(directory=settings.STATIC_DIR), name="static")
+        app.mount("/static", static_files.ClientFiles(directory=settings.STATIC_DIR), name="static")
     return app
 
 

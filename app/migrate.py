@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
@@ -20,12 +22,29 @@ def alembic_config(database_url: str | None = None) -> Config:
     return cfg
 
 
-def upgrade(database_url: str | None = None) -> None:
+@dataclass(frozen=True)
+class Migrated:
+    """What an upgrade did: the revision it started at (None: an empty database) and the
+    revisions it applied, in order (none: the schema was up to date)."""
+
+    started_at: str | None
+    applied: list[str]
+
+
+def upgrade(database_url: str | None = None) -> Migrated:
     """Migrate ``database_url`` (default: the settings' ``DATABASE_URL``) to the latest revision.
 
     Synchronous; it runs its own event loop, so call it from a thread inside async code.
     """
-    command.upgrade(alembic_config(database_url), "head")
+    cfg = alembic_config(database_url)
+    command.upgrade(cfg, "head")
+    return Migrated(cfg.attributes.get("started_at"), cfg.attributes.get("applied", []))
+
+
+def describe(revision: str) -> str:
+    """A revision's first line, as its file says what it changes."""
+    script = ScriptDirectory.from_config(alembic_config()).get_revision(revision)
+    return (script.doc or "").strip().splitlines()[0] if script and script.doc else ""
 
 
 def head() -> str | None:

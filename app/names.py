@@ -42,3 +42,10 @@ def distinct(names: list[str]) -> list[str]:
         seen[key] = seen.get(key, 0) + 1
         shown.append(name if seen[key] == 1 else f"{name} ({seen[key]})")
     return shown
+
+
+def joined(names: list[str]) -> str:
+    """Names as a sentence says them: "Gus", "Gus and Ida", "Ana, Gus and Ida"."""
+    if len(names) < 2:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"

@@ -17,8 +17,14 @@ router = APIRouter(include_in_schema=False)
 
 # Fields of a catalog entry worth showing on a card, in this order, with their labels.
 FACTS = (
-    ("pack", "pack"), ("colour", "tent"), ("cost", "cost"), ("points", "points"),
-    ("miles", "miles"), ("spaces", "fits"), ("hand_limit", "hand size"), ("copies", "copies"),
+    ("pack", "pack"),
+    ("colour", "tent"),
+    ("cost", "cost"),
+    ("points", "points"),
+    ("miles", "miles"),
+    ("spaces", "fits"),
+    ("hand_limit", "hand size"),
+    ("copies", "copies"),
 )
 TEXTS = ("text", "basic", "advanced")
 
@@ -38,8 +44,9 @@ def _layout(title: str, body: str, style: str | None = None) -> str:
 </head>
 <body>
 <header class="site"><a class="brand" href="/">Campground</a>
-<nav aria-label="Rules">{"".join(
-    f' <a href="/rules/{g.id}">{escape(g.title)}</a>' for g in GAMES.values())}</nav></header>
+<nav aria-label="Rules">{
+        "".join(f' <a href="/rules/{g.id}">{escape(g.title)}</a>' for g in GAMES.values())
+    }</nav></header>
 <main class="rules-page">
 {body}
 </main>
@@ -57,14 +64,18 @@ def _fact(value: Any) -> str:
 def _card(entry: dict[str, Any]) -> str:
     facts = "".join(
         f"<span><b>{label}</b> {escape(_fact(entry[key]))}</span>"
-        for key, label in FACTS if entry.get(key) not in (None, "", [])
+        for key, label in FACTS
+        if entry.get(key) not in (None, "", [])
     )
     texts = "".join(
         f'<p class="{key}">{"Advanced: " if key == "advanced" else ""}{escape(entry[key])}</p>'
-        for key in TEXTS if isinstance(entry.get(key), str) and entry[key]
+        for key in TEXTS
+        if isinstance(entry.get(key), str) and entry[key]
     )
-    return (f'<li class="rule-card"><strong>{escape(entry["name"])}</strong>'
-            f'<div class="facts">{facts}</div>{texts}</li>')
+    return (
+        f'<li class="rule-card"><strong>{escape(entry["name"])}</strong>'
+        f'<div class="facts">{facts}</div>{texts}</li>'
+    )
 
 
 def gallery(catalog: dict[str, Any]) -> str:
@@ -85,9 +96,11 @@ def rules_page(static_dir: Path, kind: str) -> str | None:
     text = static_dir / "rules" / f"{kind}.html"
     if game is None or not text.is_file():
         return None
-    body = (text.read_text(encoding="utf-8")
-            + f'<p><a class="button primary" href="/">Play {escape(game.title)}</a></p>'
-            + gallery(game.catalog()))
+    body = (
+        text.read_text(encoding="utf-8")
+        + f'<p><a class="button primary" href="/">Play {escape(game.title)}</a></p>'
+        + gallery(game.catalog())
+    )
     return _layout(f"Rules of {game.title}", body)
 
 
@@ -104,7 +117,9 @@ def not_found(request: Request, detail: str) -> HTMLResponse | JSONResponse:
     wants_page = "text/html" in request.headers.get("accept", "")
     if request.url.path.startswith(("/api/", "/ws/", "/static/")) or not wants_page:
         return JSONResponse({"detail": detail}, status_code=404)
-    body = ('<h1>Nothing here</h1><p>This page does not exist, or no longer does: a game or '
-            'lobby link may have a typing mistake.</p>'
-            '<p><a class="button primary" href="/">Back to camp</a></p>')
+    body = (
+        "<h1>Nothing here</h1><p>This page does not exist, or no longer does: a game or "
+        "lobby link may have a typing mistake.</p>"
+        '<p><a class="button primary" href="/">Back to camp</a></p>'
+    )
     return HTMLResponse(_layout("Not found", body), status_code=404)

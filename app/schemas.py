@@ -8,6 +8,8 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, Field, field_validator
 
 from app.names import clean_name
+from app.shapes import GameKindId, GameStatus, Level, ref
+from engine.shapes import LogEntry
 
 
 def _utc(v: datetime) -> datetime:
@@ -24,11 +26,24 @@ class ErrorBody(BaseModel):
 
 class Readiness(BaseModel):
     database: Literal["ok", "unavailable"]
-    redis: Literal["ok", "unavailable", "off"] = Field(description="off: no REDIS_URL")
+    redis: Literal["ok", "unavailable", "off"] = Field(
+        description="as of the last health check (every second); unavailable: this instance "
+        "still serves its own sockets, and sockets on other instances catch up once Redis is "
+        "back; off: no REDIS_URL"
+    )
 
+
+class Liveness(BaseModel):
+    status: Literal["ok"] = Field(description="the process answers")
+
+
+# A route's documented answers besides its own (``responses=`` of FastAPI), by status code.
+Responses = dict[int | str, dict[str, Any]]
 
 # FastAPI's answer to a body it cannot read as text at all, e.g. bytes that are not UTF-8.
-UNREADABLE_BODY = {400: {"model": ErrorBody, "description": "the body cannot be read as text"}}
+UNREADABLE_BODY: Responses = {
+    400: {"model": ErrorBody, "description": "the body cannot be read as text"}
+}
 
 
 class Unprocessable(BaseModel):
@@ -73,18 +88,18 @@ class PlayerCreated(PlayerOut):
 
 
 class BotLevel(BaseModel):
-    id: str = Field(description="the level as the API names it: random, heuristic, search")
+    id: Level = Field(description="the level as the API names it: random, heuristic, search")
     name: str = Field(description="the level as players read it: Beginner, Casual, Expert")
     about: str = Field(description="one sentence on how a bot of this level plays")
 
 
 class GameKind(BaseModel):
-    id: str
+    id: GameKindId
     title: str
     min_players: int
     max_players: int
     options_schema: dict[str, Any] = Field(description="JSON schema of the table's options")
-    bot_levels: list[str] = Field(description="the ids of `levels`, weakest first")
+    bot_levels: list[Level] = Field(description="the ids of `levels`, weakest first")
     levels: list[BotLevel] = Field(description="the bot levels the game offers, weakest first")
 
 
@@ -94,23 +109,43 @@ TURN_SECONDS = 180
 
 
 class LobbyCreate(BaseModel):
-    game: str = Field(description="game id, e.g. hike")
-    options: dict[str, Any] = Field(default_factory=dict)
+    game: GameKindId = Field(description="game id, e.g. hike")
+    options: Annotated[dict[str, Any], ref("Options")] = Field(
+        default_factory=dict, description="the game kind's options; its defaults where left out"
+    )
+    speed: str | None = Field(
+        default=None,
+        max_length=16,
+        description="a speed's id (`GET /api/queue/speeds`): real time (a bank per person plus "
+        "time added per move), turn-based (days a move, with days to spare) or `untimed`; "
+        "without it, `turn_seconds` gives a per-move clock",
+    )
     turn_seconds: int | None = Field(
         default=TURN_SECONDS,
         ge=10,
         le=7 * 24 * 3600,
-        description="seconds a person has for each move (10 s to 7 days); null: untimed",
+        description="without `speed` only: seconds a person has for each move (10 s to 7 "
+        "days), the same again for every move; null: untimed",
     )
     seats: int | None = Field(default=None, description="default: the game's fewest players")
-    private: bool = Field(default=True, description="private lobbies are joined by invite code")
+    private: bool = Field(
+        default=True,
+        description="private lobbies are joined by invite code; a private table is watched by "
+        "its seats and by whoever holds its invite code, and its chat is its seats' only",
+    )
+    after_end: Literal["private", "public"] | None = Field(
+        default=None,
+        description="a private table only: who may watch its record (state, log, replay, "
+        "export) once it has ended: `private` (the default) its seats and invited spectators "
+        "as while it was played, `public` anyone; its chat stays its seats'",
+    )
     rated: bool | None = Field(
         default=None,
         description="the game counts for ratings (if every seat is a signed-in player or a bot) "
         "and shows on profiles; default: true for a signed-in host, false for a guest, who "
         "cannot host a rated table",
     )
-    stand_in_level: str | None = Field(
+    stand_in_level: Level | None = Field(
         default=None,
         description="the bot level (`GameKind.levels`) that plays for a person who is away or "
         "conceded; default: heuristic",
@@ -120,7 +155,7 @@ class LobbyCreate(BaseModel):
 class SeatOut(BaseModel):
     seat: int
     player: PlayerOut | None
-    bot: str | None
+    bot: Level | None
     reserved_for: str | None = Field(
         default=None, description="a rematch keeps this free seat for this player id until"
     )
@@ -128,22 +163,52 @@ class SeatOut(BaseModel):
     rating: RatingShown | None = Field(
         default=None, description="the seat's rating in this game (signed-in players and bots)"
     )
-
-
-class LobbyOut(BaseModel):
-    id: str
-    game: str
-    title: str
-    options: dict[str, Any]
-    turn_seconds: int | None = Field(
-        description="seconds a person has for each move; null: untimed"
+    unrated_because: str | None = Field(
+        default=None,
+        description="why this seat keeps a table the host made rated from being rated: "
+        '"Gus has no sign-in" (a guest, who can add one at /account)',
     )
+
+
+class TableSpeed(BaseModel):
+    """A lobby's or a table's speed (``app.services.speeds``)."""
+
+    speed: str | None = Field(
+        description="the speed's id (`GET /api/queue/speeds`); null: a per-move clock "
+        "(`turn_seconds`), as tables made before speeds had names keep"
+    )
+    pace: Literal["real time", "turn-based", "untimed"] = Field(
+        description="a per-move clock of an hour or more is turn-based"
+    )
+    speed_name: str = Field(
+        description='in words: "Real time · 3 min + 15 s a move", "Turn-based · 1 day a move, '
+        '2 to spare", "Untimed", "3 min per move"'
+    )
+    turn_seconds: int | None = Field(
+        description="a per-move clock's seconds for each move; null for a named speed"
+    )
+
+
+class LobbyOut(TableSpeed):
+    id: str
+    game: GameKindId
+    title: str
+    options: Annotated[dict[str, Any], ref("Options")]
     private: bool
-    rated: bool = Field(description="rated once every seat is a signed-in player or a bot")
-    stand_in_level: str = Field(
+    after_end: Literal["private", "public"] | None = Field(
+        default=None,
+        description="a private table's: who may watch it once it has ended (`private`: its "
+        "seats and invited spectators; `public`: anyone); null for a public table",
+    )
+    rated: bool = Field(
+        description="the game will be rated if started as seated now: the host made the table "
+        "rated and every person at it has a sign-in (a seat's `unrated_because` says who "
+        "has not)"
+    )
+    stand_in_level: Level = Field(
         description="the bot level that plays for a person who is away or conceded"
     )
-    status: str = Field(
+    status: Literal["open", "started", "closed"] = Field(
         description="open, started or closed (by its host, or when nobody changed it for a day)"
     )
     host_id: str
@@ -152,6 +217,11 @@ class LobbyOut(BaseModel):
     invite_code: str | None = Field(description="shown to the lobby's members only")
     invite_url: str | None
     you: int | None = Field(description="the caller's seat")
+    removed: bool = Field(
+        default=False,
+        description="the host removed the caller: they cannot sit down again until the host "
+        "makes a new invite link",
+    )
 
 
 class JoinByCode(BaseModel):
@@ -160,11 +230,11 @@ class JoinByCode(BaseModel):
 
 class BotRequest(BaseModel):
     seat: int
-    level: str = Field(description="a bot level the game offers (`GameKind.levels`)")
+    level: Level = Field(description="a bot level the game offers (`GameKind.levels`)")
 
 
 class StandInRequest(BaseModel):
-    level: str = Field(description="the bot level that plays for away or conceded players")
+    level: Level = Field(description="the bot level that plays for away or conceded players")
 
 
 class GameStarted(BaseModel):
@@ -174,76 +244,73 @@ class GameStarted(BaseModel):
 class GameState(BaseModel):
     game_id: str
     version: int = Field(description="number of moves played")
-    view: dict[str, Any] = Field(description="the caller's view, with the table")
+    view: Annotated[dict[str, Any], ref("GameView")] = Field(
+        description="the caller's view, with the table"
+    )
 
 
 class LogPage(BaseModel):
     game_id: str
     log_length: int = Field(description="how many entries the game's log has now")
     before: int = Field(description="the entries are the ones numbered below this")
-    entries: list[dict[str, Any]] = Field(
-        description="`{\"text\",\"seat\"}` each, oldest first; the first is number "
+    entries: list[LogEntry] = Field(
+        description='`{"text","seat"}` each, oldest first; the first is number '
         "`before - len(entries)`"
     )
 
 
 class MoveRequest(BaseModel):
-    move: dict[str, Any] = Field(description="one entry's `move` from the view's legal_moves")
+    move: Annotated[dict[str, Any], ref("Move")] = Field(
+        description="one entry's `move` from the view's legal_moves"
+    )
     expect_version: int = Field(description="the version the move was chosen at")
 
 
 class MoveResult(BaseModel):
     version: int
-    view: dict[str, Any]
+    view: Annotated[dict[str, Any], ref("GameView")] = Field(description="the caller's view")
 
 
 class TableSeat(BaseModel):
     seat: int
     name: str
-    bot: str | None
+    bot: Level | None
 
 
-class AdminGameSummary(BaseModel):
-    id: str
-    kind: str
-    status: str
-    version: int
-    players: list[TableSeat]
-    created_at: Timestamp
-    updated_at: Timestamp
-
-
-class AdminGame(AdminGameSummary):
-    options: dict[str, Any]
-    seed: int
-    seed_commitment: str
-    outcome: dict[str, Any] | None
-    state: dict[str, Any] = Field(description="the full, unredacted state")
-
-
-class AdminMove(BaseModel):
-    seq: int
-    seat: int
-    move: dict[str, Any]
-    created_at: Timestamp
-
-
-class AdminStateAt(BaseModel):
+class MyGame(TableSpeed):
     game_id: str
-    at: int
-    state: dict[str, Any] = Field(description="the state after move `at`, replayed from the seed")
-
-
-class MyGame(BaseModel):
-    game_id: str
-    kind: str
+    kind: GameKindId
     title: str
-    status: str = Field(description="active, finished or aborted")
+    status: GameStatus = Field(description="active, finished or aborted")
     your_turn: bool = Field(description="the caller is among the seats to act now")
     you: int = Field(description="the caller's seat")
     seats: list[TableSeat]
     winners: list[int] | None = Field(description="the winning seats, once finished")
     updated_at: Timestamp
+    deadline: Timestamp | None = Field(
+        default=None,
+        description="when the caller's time runs out, while they are to act at a timed table",
+    )
+    time_left: int | None = Field(
+        default=None,
+        description="seconds the caller has left, as of this answer: to the "
+        "deadline while they are to act, else in their bank; null for an ended or untimed "
+        "table, or while the stand-in bot plays their seat",
+    )
+
+
+class YourTurn(BaseModel):
+    game_id: str
+    title: str
+    pace: Literal["real time", "turn-based", "untimed"]
+    deadline: Timestamp | None = Field(description="when the caller's time runs out")
+
+
+class YourTurns(BaseModel):
+    count: int = Field(description="how many tables wait for the caller: the app's badge")
+    games: list[YourTurn] = Field(
+        description="those tables, the one whose time runs out soonest first (untimed ones last)"
+    )
 
 
 class MyGames(BaseModel):
@@ -270,84 +337,3 @@ class ChatLine(BaseModel):
     name: str = Field(description="the writer's name when they wrote")
     text: str = Field(description="1 to 300 characters; plain text, never HTML")
     at: Timestamp
-
-
-class AdminAwaySeat(BaseModel):
-    game_id: str
-    kind: str
-    seat: int
-    name: str
-    since: Timestamp = Field(description="when the seat's time ran out")
-
-
-class AdminOverdueSeat(BaseModel):
-    seat: int
-    name: str
-    deadline: Timestamp
-
-
-class AdminOverdue(BaseModel):
-    game_id: str
-    kind: str
-    version: int
-    due_at: Timestamp = Field(description="when the server was due to act on the game")
-    seats: list[AdminOverdueSeat] = Field(description="seats whose time has run out")
-
-
-class AdminClocks(BaseModel):
-    away: list[AdminAwaySeat]
-    overdue: list[AdminOverdue]
-
-
-class AdminChatRemoved(BaseModel):
-    id: int
-    game_id: str | None
-    lobby_id: str | None
-    player_id: str
-    name: str
-    text: str = Field(description="what the line said")
-    at: Timestamp
-
-    model_config = {"json_schema_extra": {"examples": [{
-        "id": 42, "game_id": "6f1c0d6c2a2d4f0e9a3b8e2f1c0d6c2a", "lobby_id": None,
-        "player_id": "0b8e2f1c0d6c2a2d4f0e9a3b8e2f1c0d", "name": "Ana", "text": "...",
-        "at": "2026-12-02T10:15:00Z",
-    }]}}
-
-
-class MuteRequest(BaseModel):
-    minutes: int = Field(ge=1, le=525_600, description="how long: 1 minute to a year")
-    reason: str | None = Field(default=None, max_length=200, description="kept in the audit log")
-
-    model_config = {"json_schema_extra": {"examples": [{"minutes": 60, "reason": "insults"}]}}
-
-
-class AdminMute(BaseModel):
-    player_id: str
-    name: str
-    muted_until: Timestamp | None = Field(description="null: may chat")
-    reason: str | None = None
-
-    model_config = {"json_schema_extra": {"examples": [{
-        "player_id": "0b8e2f1c0d6c2a2d4f0e9a3b8e2f1c0d", "name": "Ana",
-        "muted_until": "2026-12-02T11:15:00Z", "reason": "insults",
-    }]}}
-
-
-class AdminAuditEntry(BaseModel):
-    id: int
-    at: Timestamp
-    actor: str = Field(description="the name the admin gave in X-Admin-Name, else `admin`")
-    address: str = Field(description="where the admin's request came from")
-    request_id: str | None
-    action: str = Field(description="game.abort, chat.delete, player.mute or player.unmute")
-    target: str = Field(description="the game, chat line or player acted on")
-    details: dict[str, Any]
-
-    model_config = {"json_schema_extra": {"examples": [{
-        "id": 7, "at": "2026-12-02T10:16:00Z", "actor": "sam", "address": "10.0.0.5",
-        "request_id": "3f9a0c1e2b4d4c6e8f0a1b2c3d4e5f60", "action": "chat.delete",
-        "target": "42", "details": {"game_id": "6f1c0d6c2a2d4f0e9a3b8e2f1c0d6c2a",
-                                    "player_id": "0b8e2f1c0d6c2a2d4f0e9a3b8e2f1c0d",
-                                    "text": "..."},
-    }]}}

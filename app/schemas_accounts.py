@@ -64,9 +64,17 @@ class DeviceOut(BaseModel):
     how: Literal["claimed", "sign-in", "device code"] = Field(
         description="how the device became the player"
     )
-    device: str = Field(description='what its browser said it was: "Chrome on Android"')
-    created_at: Timestamp
-    current: bool = Field(description="the device this request came from")
+    device: str = Field(
+        description='what its browser said it was: "Chrome Mobile 126 on Android 14" (a script '
+        "that names no browser: the start of its User-Agent)"
+    )
+    browser: str | None = Field(description='its browser and version: "Firefox 125"')
+    system: str | None = Field(description='its operating system and version: "Android 14"')
+    created_at: Timestamp = Field(description="when it signed in")
+    last_used_at: Timestamp = Field(
+        description="when its token last made a request or opened a socket (to within 5 minutes)"
+    )
+    current: bool = Field(description="this device: the one the request came from")
 
 
 class DevicesSignedOut(BaseModel):
@@ -122,6 +130,10 @@ class LeaderboardEntry(BaseModel):
     bot: str | None = Field(description="the bot level, for a bot")
     name: str
     rating: RatingShown
+    ranked_by: int = Field(
+        description="the conservative rating the board ranks by, in points: the rating less "
+        "three times its uncertainty (OpenSkill's ordinal), so a few lucky games do not top it"
+    )
 
 
 class Leaderboard(BaseModel):

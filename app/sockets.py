@@ -9,6 +9,7 @@ import json
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import orjson
@@ -44,6 +45,19 @@ class SlowClient(Exception):
     """The client did not take a message within ``WS_SEND_TIMEOUT``."""
 
 
+@dataclass(frozen=True)
+class Who:
+    """Whom a socket was opened for: the player and the hash of the token it came with (None
+    for nobody), and when that token was looked up (by the event loop's clock)."""
+
+    player_id: str | None = None
+    token_hash: str | None = None
+    checked_at: float = 0.0
+
+
+NOBODY = Who()
+
+
 def encode(message: dict[str, Any]) -> str:
     """Compact JSON text. orjson takes a tenth of the standard encoder's time, which was a
     twentieth of a move's on the server (every whole state and patch goes through here)."""
@@ -61,9 +75,13 @@ class Socket:
     The bound is kept by ``Watchers``' watchdog, which cancels a send still waiting after
     ``timeout``: a timer per message cost more than the rest of sending it."""
 
-    def __init__(self, ws: WebSocket, timeout: float):
+    def __init__(self, ws: WebSocket, timeout: float, who: Who = NOBODY):
         self.ws = ws
         self.timeout = timeout
+        self.who = who
+        # The close code and reason of a socket ended by the server (its session ended): from
+        # then on nothing it sends is acted on and nothing more is sent to it but the close.
+        self.ended: tuple[int, str] | None = None
         self.lock = asyncio.Lock()
         self.wake = asyncio.Event()
         self.events: deque[str] = deque(maxlen=EVENTS_KEPT)
@@ -83,6 +101,8 @@ class Socket:
         async with self.lock:
             if self._too_slow:
                 raise SlowClient
+            if self.ended:
+                raise WebSocketDisconnect(self.ended[0])
             if self.ws.application_state is WebSocketState.DISCONNECTED:
                 # An earlier send found the client gone (Starlette refuses any further send).
                 raise WebSocketDisconnect(1006)
@@ -109,12 +129,27 @@ class Socket:
     async def send(self, message: dict[str, Any]) -> None:
         await self.send_text(encode(message))
 
+    def end(self, code: int, reason: str) -> None:
+        """Stop serving the client at once; ``close`` then tells it ``code`` and ``reason``."""
+        self.ended = (code, reason)
+        self.wake.set()
+
+    async def close(self) -> None:
+        """Close an ended socket with its code and reason, after any send under way; once."""
+        assert self.ended is not None
+        async with self.lock:
+            if self.ws.application_state is WebSocketState.DISCONNECTED:
+                return
+            # A client already gone has nothing to be told.
+            with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):
+                await self.ws.close(*self.ended)
+
 
 class Connection(Socket):
     """A game socket: the version and view it was last sent."""
 
-    def __init__(self, ws: WebSocket, seat: int | None, timeout: float):
-        super().__init__(ws, timeout)
+    def __init__(self, ws: WebSocket, seat: int | None, timeout: float, who: Who = NOBODY):
+        super().__init__(ws, timeout, who)
         self.seat = seat
         self.version = -1
         self.view: dict[str, Any] | None = None
@@ -130,6 +165,7 @@ class Connection(Socket):
                 continue
             frame = hub.frame(self.seat)
             resync, self.resync = self.resync, False
+            text: str | None
             if resync:
                 text = frame.state()
             elif hub.snap.version < self.version or self.view is None:
@@ -180,9 +216,9 @@ class Frame:
 
 
 class LobbyConnection(Socket):
-    def __init__(self, ws: WebSocket, player_id: str | None, base: str, timeout: float):
-        super().__init__(ws, timeout)
-        self.player_id = player_id
+    def __init__(self, ws: WebSocket, who: Who, base: str, timeout: float):
+        super().__init__(ws, timeout, who)
+        self.player_id = who.player_id
         self.base = base
         self.sent: str | None = None
 

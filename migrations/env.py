@@ -36,12 +36,16 @@ def run_migrations_offline() -> None:
 
 
 def do_run_migrations(connection: Connection) -> None:
+    # What the run did, for whoever ran it (``app.migrate.upgrade``).
+    applied = config.attributes.setdefault("applied", [])
     context.configure(
         connection=connection,
         target_metadata=target_metadata,
         compare_type=True,
         render_as_batch=True,
+        on_version_apply=lambda *, step, **_: applied.append(step.up_revision_id),
     )
+    config.attributes["started_at"] = context.get_context().get_current_revision()
     with context.begin_transaction():
         context.run_migrations()
 

@@ -6,19 +6,33 @@ import hmac
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
-from fastapi import Depends, HTTPException, Request, status
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi import Depends, HTTPException, Query, Request, status
+from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import logs
 from app.context import Context
 from app.guard import client_address
 from app.models import Player
-from app.schemas import ErrorBody
+from app.schemas import ErrorBody, Responses
 from app.services import players
+from app.services.errors import Suspended
 
-bearer = HTTPBearer(auto_error=False, description="a player's token, or ADMIN_TOKEN for /api/admin")
+bearer = HTTPBearer(
+    auto_error=False,
+    scheme_name="bearer",
+    description="a player's token, or ADMIN_TOKEN for /api/admin",
+)
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+# The pages' way: the cookie that creating a player or signing in sets.
+cookie = APIKeyCookie(
+    name=players.COOKIE,
+    auto_error=False,
+    scheme_name="cookie",
+    description="a player's token as the pages send it; calls that change something also "
+    "need the request to come from this site's own pages",
+)
+Cookie = Annotated[str | None, Depends(cookie)]
 
 
 # Dependencies are coroutines: FastAPI runs a plain function in its thread pool, a hand-off
@@ -41,9 +55,9 @@ async def get_session(ctx: ContextDep) -> AsyncIterator[AsyncSession]:
 SessionDep = Annotated[AsyncSession, Depends(get_session, scope="function")]
 
 
-async def get_token(request: Request, credentials: Credentials) -> str | None:
+async def get_token(credentials: Credentials, cookie: Cookie) -> str | None:
     """The caller's token: the bearer token, else the cookie."""
-    return credentials.credentials if credentials else request.cookies.get(players.COOKIE)
+    return credentials.credentials if credentials else cookie
 
 
 Token = Annotated[str | None, Depends(get_token)]
@@ -75,13 +89,11 @@ CurrentPlayer = Annotated[Player, Depends(get_current_player)]
 
 async def get_free_player(player: CurrentPlayer) -> Player:
     if player.suspended_at is not None:
-        raise HTTPException(
-            status.HTTP_403_FORBIDDEN, "You are suspended: you cannot join or create tables."
-        )
+        raise Suspended()
     return player
 
 
-# A player who may take seats: not suspended.
+# A player who may take seats, host, or change their name: not suspended.
 FreePlayer = Annotated[Player, Depends(get_free_player)]
 
 
@@ -107,21 +119,42 @@ def rate_limit(kind: str, *, by_player: bool = True) -> Any:
     with Retry-After beyond the rate."""
 
     async def by_address(request: Request, ctx: ContextDep) -> None:
-        getattr(ctx.limits, kind).take(f"address:{client_address(request)}")
+        await getattr(ctx.limits, kind).spend(f"address:{client_address(request)}")
 
     # Keyword-only, so the address is counted first: FastAPI resolves in this order.
     async def and_by_player(
         *, _address: None = Depends(by_address), ctx: ContextDep, player: OptionalPlayer
     ) -> None:
         if player is not None:
-            getattr(ctx.limits, kind).take(f"player:{player.id}")
+            await getattr(ctx.limits, kind).spend(f"player:{player.id}")
 
     return Depends(and_by_player if by_player else by_address)
 
 
-RATE_LIMITED = {429: {"model": ErrorBody, "description": "too many calls: see Retry-After"}}
+# A private table's invite code, sent by a spectator its players invited (app.services.watching).
+Invite = Annotated[
+    str | None,
+    Query(
+        max_length=64,
+        description="a private table's invite code: its invited spectators watch with it",
+        examples=["x87464kcaw"],
+    ),
+]
+# A call on a table the caller may not be able to see: 404 as for an unknown game.
+NOT_WATCHABLE: Responses = {
+    404: {
+        "model": ErrorBody,
+        "description": "no such game, or a private table "
+        "the caller may not watch (neither seated nor invited)",
+    }
+}
+
+
+RATE_LIMITED: Responses = {
+    429: {"model": ErrorBody, "description": "too many calls: see Retry-After"}
+}
 # A seated player's call on a game: no token, no seat there, no such game.
-SEATED = {
+SEATED: Responses = {
     401: {"model": ErrorBody, "description": "no player token"},
     403: {"model": ErrorBody, "description": "the caller has no seat at this game"},
     404: {"model": ErrorBody},

@@ -1,49 +1,43 @@
 """Sign-ins: a guest adds a handle and a password to the player they already are, and any
 device becomes that player by signing in or with a one-time code from a signed-in device.
 
-Passwords are hashed with argon2id (argon2-cffi's RFC 9106 low-memory profile) in a small
-thread pool, so the event loop never waits on a hash and at most ``HASHERS`` hashes hold
-their 64 MiB at once. A sign-in with an unknown handle verifies the password against a dummy
-hash of the same parameters: it costs what a wrong password costs and gets the same answer.
-Every device's token, like a guest's, is kept only as its SHA-256.
+Passwords are hashed with argon2id in a small bounded pool (``app.services.passwords``). A
+sign-in with an unknown handle verifies the password against a dummy hash of the same
+parameters: it costs what a wrong password costs and gets the same answer. Every device's
+token, like a guest's, is kept only as its SHA-256; its User-Agent only as the browser and
+system ua-parser reads from it.
 """
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import re
 import secrets
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
-from argon2.profiles import RFC_9106_LOW_MEMORY
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+from ua_parser import parse
 
 from app.db import Database, storable
 from app.models import DeviceCode, Game, Lobby, Player, PlayerSession, Seat, now
 from app.services.errors import Problem
 from app.services.games import new_id
 from app.services.moderation import Actor, record
+from app.services import passwords
+from app.services.passwords import hash_password, verify_password
 from app.services.players import token_hash
 
 HANDLE = re.compile(r"[A-Za-z0-9_-]{3,24}")
 # Paths under /api/players that are not profiles.
 RESERVED_HANDLES = {"me"}
 PASSWORD_CHARS = (8, 128)
-HASHERS = 2
 DEVICE_CODE_LIFETIME = timedelta(minutes=10)
 # No 0/o, 1/l/i: the code may be read off one screen and typed on another.
 CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 CODE_LENGTH = 8
 WRONG = "Wrong handle or password."
-
-_hasher = PasswordHasher.from_parameters(RFC_9106_LOW_MEMORY)
-_pool = ThreadPoolExecutor(max_workers=HASHERS, thread_name_prefix="argon2")
 
 
 def handle_key(handle: str) -> str:
@@ -67,47 +61,32 @@ def check_password(password: str) -> str:
     return password
 
 
-@functools.cache
-def _dummy_hash() -> str:
-    return _hasher.hash(secrets.token_urlsafe(16))
+@dataclass(frozen=True)
+class Device:
+    """What a person recognises a device by in their list: its browser and system."""
+
+    label: str
+    browser: str | None = None
+    system: str | None = None
 
 
-async def _in_pool(fn, *args):
-    return await asyncio.get_running_loop().run_in_executor(_pool, fn, *args)
+def _named(family: str | None, major: str | None) -> str | None:
+    if not family or family == "Other":
+        return None
+    return f"{family} {major}"[:40] if major else family[:40]
 
 
-async def hash_password(password: str) -> str:
-    return await _in_pool(_hasher.hash, password)
-
-
-def _verify(stored: str | None, password: str) -> bool:
-    try:
-        return _hasher.verify(stored or _dummy_hash(), password) and stored is not None
-    except (VerificationError, InvalidHashError):
-        return False
-
-
-async def verify_password(stored: str | None, password: str) -> bool:
-    """Whether ``password`` is the one ``stored`` was made from; for no stored hash (no
-    such handle) the same work is done against the dummy and the answer is False."""
-    return await _in_pool(_verify, stored, password)
-
-
-BROWSERS = (("Edg/", "Edge"), ("Firefox/", "Firefox"), ("Chrome/", "Chrome"), ("Safari/", "Safari"))
-SYSTEMS = (
-    ("Android", "Android"), ("iPhone", "iPhone"), ("iPad", "iPad"), ("Windows", "Windows"),
-    ("Mac OS X", "macOS"), ("CrOS", "ChromeOS"), ("Linux", "Linux"),
-)
-
-
-def device_label(user_agent: str | None) -> str:
-    """What a person recognises a device by in their list: "Chrome on Android"."""
-    agent = user_agent or ""
-    browser = next((name for mark, name in BROWSERS if mark in agent), None)
-    system = next((name for mark, name in SYSTEMS if mark in agent), None)
+def describe(user_agent: str | None) -> Device:
+    """ "Chrome Mobile 126 on Android 14", read by ua-parser; a script keeps its own name."""
+    agent = (user_agent or "")[:512]
+    found = parse(agent) if agent else None
+    browser = found and found.user_agent and _named(found.user_agent.family, found.user_agent.major)
+    system = found and found.os and _named(found.os.family, found.os.major)
     if browser and system:
-        return f"{browser} on {system}"
-    return browser or system or (agent[:60] or "Unknown device")
+        label = f"{browser} on {system}"
+    else:
+        label = browser or system or (agent[:60] or "Unknown device")
+    return Device(label, browser or None, system or None)
 
 
 @dataclass(frozen=True)
@@ -116,10 +95,18 @@ class SignedIn:
     token: str
 
 
-def _session(player_id: str, digest: str, how: str, device: str) -> PlayerSession:
+def _session(player_id: str, digest: str, how: str, device: Device) -> PlayerSession:
+    at = now()
     return PlayerSession(
-        id=new_id(), player_id=player_id, token_hash=digest, how=how, device=device[:100],
-        created_at=now(),
+        id=new_id(),
+        player_id=player_id,
+        token_hash=digest,
+        how=how,
+        device=device.label[:100],
+        browser=device.browser,
+        system=device.system,
+        created_at=at,
+        last_used_at=at,
     )
 
 
@@ -128,9 +115,7 @@ async def _by_handle(db: Database, handle: str) -> Player | None:
         return await session.scalar(select(Player).where(Player.handle_key == handle_key(handle)))
 
 
-async def claim(
-    db: Database, player: Player, handle: str, password: str, device: str
-) -> Player:
+async def claim(db: Database, player: Player, handle: str, password: str, device: Device) -> Player:
     """The guest ``player`` gets a sign-in; their token becomes their first device."""
     if player.handle is not None:
         raise Problem(409, "You already have a sign-in.")
@@ -147,8 +132,12 @@ async def claim(
             await session.execute(
                 update(Player)
                 .where(Player.id == player.id)
-                .values(handle=handle, handle_key=handle_key(handle), password_hash=hashed,
-                        token_hash=None)
+                .values(
+                    handle=handle,
+                    handle_key=handle_key(handle),
+                    password_hash=hashed,
+                    token_hash=None,
+                )
                 .execution_options(synchronize_session=False)
             )
             session.add(_session(player.id, guest_token, "claimed", device))
@@ -157,16 +146,17 @@ async def claim(
     return Player(id=player.id, name=player.name, handle=handle)
 
 
-async def new_session(db: Database, player: Player, how: str, device: str) -> SignedIn:
+async def new_session(db: Database, player: Player, how: str, device: Device) -> SignedIn:
     token = secrets.token_urlsafe(32)
     async with db.writing() as session:
         session.add(_session(player.id, token_hash(token), how, device))
     return SignedIn(player, token)
 
 
-async def sign_in(db: Database, handle: str, password: str, device: str) -> SignedIn:
+async def sign_in(db: Database, handle: str, password: str, device: Device) -> SignedIn:
     """A new device of the player with ``handle``: the same 401 whether the handle is
     unknown or the password wrong, after the same work."""
+    passwords.pool.check()
     player = await _by_handle(db, handle) if storable(handle) else None
     if not await verify_password(player.password_hash if player else None, password):
         raise Problem(401, WRONG)
@@ -184,13 +174,18 @@ async def devices(db: Database, player_id: str) -> list[PlayerSession]:
         return list(found.all())
 
 
-async def sign_out(
-    db: Database, player_id: str, *, session_id: str | None = None,
-    token: str | None = None, all_but: str | None = None, admin: Actor | None = None,
-) -> int:
-    """Sign out the player's device ``session_id``, or the one holding ``token``, or every
-    device but the one holding ``all_but`` (every device when all are None). Returns how
-    many devices were signed out. An ``admin``'s sign-out goes into the audit log with it."""
+async def _end_devices(
+    session: AsyncSession,
+    player_id: str,
+    *,
+    session_id: str | None = None,
+    token: str | None = None,
+    all_but: str | None = None,
+) -> list[str]:
+    """End the devices ``sign_out`` names, in ``session``'s transaction. The codes a device
+    made end with it (the database deletes them); ending every device, or every device but
+    one, is a change of credentials, which ends every code of the player. Returns the ended
+    tokens' hashes."""
     query = delete(PlayerSession).where(PlayerSession.player_id == player_id)
     if session_id is not None:
         query = query.where(PlayerSession.id == session_id)
@@ -198,18 +193,46 @@ async def sign_out(
         query = query.where(PlayerSession.token_hash == token_hash(token))
     elif all_but is not None:
         query = query.where(PlayerSession.token_hash != token_hash(all_but))
+    ended = await session.scalars(
+        query.returning(PlayerSession.token_hash).execution_options(synchronize_session=False)
+    )
+    hashes = list(ended.all())
+    if session_id is None and token is None:
+        await session.execute(
+            delete(DeviceCode)
+            .where(DeviceCode.player_id == player_id)
+            .execution_options(synchronize_session=False)
+        )
+    return hashes
+
+
+async def sign_out(
+    db: Database,
+    player_id: str,
+    *,
+    session_id: str | None = None,
+    token: str | None = None,
+    all_but: str | None = None,
+    admin: Actor | None = None,
+) -> list[str]:
+    """Sign out the player's device ``session_id``, or the one holding ``token``, or every
+    device but the one holding ``all_but`` (every device when all are None). Returns the
+    signed-out tokens' hashes, whose sockets are to be closed. An ``admin``'s sign-out goes
+    into the audit log with it."""
     async with db.writing() as session:
-        result = await session.execute(query.execution_options(synchronize_session=False))
+        ended = await _end_devices(
+            session, player_id, session_id=session_id, token=token, all_but=all_but
+        )
         if admin is not None:
-            record(session, admin, "player.sign_out", player_id, devices=result.rowcount)
-    return result.rowcount
+            record(session, admin, "player.sign_out", player_id, devices=len(ended))
+    return ended
 
 
 async def change_password(
     db: Database, player: Player, current: str, new: str, token: str | None
-) -> int:
-    """A new password once the current one is given; every other device is signed out.
-    Returns how many were."""
+) -> list[str]:
+    """A new password once the current one is given; every other device is signed out, and
+    every device code of the player ends. Returns the signed-out tokens' hashes."""
     async with db.session() as session:
         stored = await session.scalar(select(Player.password_hash).where(Player.id == player.id))
     if stored is None:
@@ -219,10 +242,12 @@ async def change_password(
     hashed = await hash_password(new)
     async with db.writing() as session:
         await session.execute(
-            update(Player).where(Player.id == player.id).values(password_hash=hashed)
+            update(Player)
+            .where(Player.id == player.id)
+            .values(password_hash=hashed)
             .execution_options(synchronize_session=False)
         )
-    return await sign_out(db, player.id, all_but=token or "")
+        return await _end_devices(session, player.id, all_but=token or "")
 
 
 def _code_key(code: str) -> str:
@@ -235,8 +260,9 @@ def shown_code(code: str) -> str:
     return f"{code[:half]}-{code[half:]}"
 
 
-async def new_device_code(db: Database, player: Player) -> tuple[str, datetime]:
-    """A code that makes one more device this player, once, for ``DEVICE_CODE_LIFETIME``."""
+async def new_device_code(db: Database, player: Player, token: str) -> tuple[str, datetime]:
+    """A code that makes one more device this player, once, for ``DEVICE_CODE_LIFETIME``;
+    it ends sooner if the device holding ``token``, which made it, is signed out."""
     if player.handle is None:
         raise Problem(403, "Add a sign-in first: only a signed-in player can use another device.")
     code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
@@ -244,18 +270,34 @@ async def new_device_code(db: Database, player: Player) -> tuple[str, datetime]:
     expires = at + DEVICE_CODE_LIFETIME
     async with db.writing() as session:
         await session.execute(
-            delete(DeviceCode).where(DeviceCode.expires_at <= at)
+            delete(DeviceCode)
+            .where(DeviceCode.expires_at <= at)
             .execution_options(synchronize_session=False)
         )
-        session.add(DeviceCode(code_hash=_code_key(code), player_id=player.id, expires_at=expires,
-                               created_at=at))
+        maker = await session.scalar(
+            select(PlayerSession.id)
+            .where(PlayerSession.token_hash == token_hash(token))
+            .with_for_update()
+        )
+        if maker is None:
+            raise Problem(401, "This device is signed out: sign in again.")
+        session.add(
+            DeviceCode(
+                code_hash=_code_key(code),
+                player_id=player.id,
+                session_id=maker,
+                expires_at=expires,
+                created_at=at,
+            )
+        )
     return shown_code(code), expires
 
 
-async def redeem_device_code(db: Database, code: str, device: str) -> SignedIn:
+async def redeem_device_code(db: Database, code: str, device: Device) -> SignedIn:
     """The device that typed (or scanned) ``code`` becomes its player; the code is spent."""
-    bad = Problem(401, "This code is unknown, used or expired: make a new one on your "
-                       "signed-in device.")
+    bad = Problem(
+        401, "This code is unknown, used or expired: make a new one on your signed-in device."
+    )
     if not storable(code):
         raise bad
     async with db.writing() as session:
@@ -279,7 +321,8 @@ async def known(db: Database, player_id: str) -> Player:
 
 
 async def suspend(db: Database, player_id: str, suspended: bool, admin: Actor) -> Player:
-    """Suspend the player, or lift it; the audit log says who did, in the same transaction."""
+    """Suspend the player, or lift it; the audit log says who did, in the same transaction.
+    A suspension signs out every device of the player and ends their device codes."""
     async with db.writing() as session:
         player = await session.get(Player, player_id) if storable(player_id) else None
         if player is None:
@@ -287,8 +330,15 @@ async def suspend(db: Database, player_id: str, suspended: bool, admin: Actor) -
         was = player.suspended_at is not None
         if suspended != was:
             player.suspended_at = now() if suspended else None
-        record(session, admin, "player.suspend" if suspended else "player.unsuspend", player_id,
-               changed=suspended != was)
+        if suspended:
+            await _end_devices(session, player_id)
+        record(
+            session,
+            admin,
+            "player.suspend" if suspended else "player.unsuspend",
+            player_id,
+            changed=suspended != was,
+        )
     return player
 
 
@@ -296,12 +346,12 @@ async def active_seats(db: Database, player_id: str) -> list[tuple[str, int, int
     """The player's seats at games under way: (game id, seat, number of seats)."""
     async with db.session() as session:
         rows = await session.execute(
-            select(Lobby.game_id, Seat.seat, Lobby.seat_count)
+            select(Game.id, Seat.seat, Lobby.seat_count)
             .join(Seat, Seat.lobby_id == Lobby.id)
             .join(Game, Game.id == Lobby.game_id)
             .where(Seat.player_id == player_id, Game.status == "active")
         )
-        return [tuple(row) for row in rows.all()]
+        return [(game_id, seat, seats) for game_id, seat, seats in rows.all()]
 
 
 async def look_up(db: Database, handle: str) -> tuple[Player, int]:

@@ -12,8 +12,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import metrics
 from app.db import Database, storable
 from app.models import ChatMessage, Player, now
+from app.notices import outbox
 from app.services import moderation
-from app.services.errors import Problem
+from app.services.errors import Problem, Suspended
 
 MAX_CHARS = 300
 RATE = 5
@@ -73,25 +74,43 @@ async def post(
     text = clean(text)
     async with db.writing() as session:
         # The player's row is locked, so two lines sent at once are counted one after the other.
-        name = await session.scalar(
-            select(Player.name).where(Player.id == player_id).with_for_update()
-        )
+        name, suspended_at = (
+            await session.execute(
+                select(Player.name, Player.suspended_at)
+                .where(Player.id == player_id)
+                .with_for_update()
+            )
+        ).one()
+        if suspended_at is not None:
+            raise Suspended()
         at = now()
         until = await moderation.muted_until(session, player_id, at)
         if until is not None:
-            raise Problem(403, f"A moderator muted you in chat until {until:%H:%M} UTC "
-                          f"on {until.day} {until:%B}.")
-        recent, oldest = (await session.execute(
-            select(func.count(), func.min(ChatMessage.created_at))
-            .where(ChatMessage.player_id == player_id, ChatMessage.created_at > at - WINDOW)
-        )).one()
+            raise Problem(
+                403,
+                f"A moderator muted you in chat until {until:%H:%M} UTC on {until.day} {until:%B}.",
+            )
+        recent, oldest = (
+            await session.execute(
+                select(func.count(), func.min(ChatMessage.created_at)).where(
+                    ChatMessage.player_id == player_id, ChatMessage.created_at > at - WINDOW
+                )
+            )
+        ).one()
         if recent >= RATE:
             raise TooFast((_utc(oldest) + WINDOW - at).total_seconds())
         row = ChatMessage(
-            game_id=game_id, lobby_id=lobby_id, player_id=player_id, seat=seat, name=name,
-            text=text, created_at=at,
+            game_id=game_id,
+            lobby_id=lobby_id,
+            player_id=player_id,
+            seat=seat,
+            name=name,
+            text=text,
+            created_at=at,
         )
         session.add(row)
+        if game_id is not None:
+            await outbox.chat(session, game_id, player_id, f"{name}: {text}")
     return event(row)
 
 

@@ -8,9 +8,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from sqlalchemy import bindparam, insert, select
 
-from app.db import Prepared
+from app.db import Prepared, table_of
 from app.models import LogEntry
 from engine.core import Event, log_view
 
@@ -30,7 +31,7 @@ def rows(game_id: str, first: int, entries: Sequence[Event]) -> list[dict[str, A
     ]
 
 
-INSERT = Prepared(insert(LogEntry.__table__))
+INSERT = Prepared(insert(table_of(LogEntry)))
 
 _LATEST = (
     select(LogEntry.seat, LogEntry.text)
@@ -57,7 +58,7 @@ class Tail:
         """The entries from number ``n`` on, as seats read them; None when they are no
         longer all held."""
         held = self.length - len(self.entries)
-        return log_view(self.entries[n - held:]) if held <= n <= self.length else None
+        return log_view(self.entries[n - held :]) if held <= n <= self.length else None
 
     def follows(self, entries: list[Event], length: int) -> bool:
         """Whether ``entries`` are the ones right after this tail, making ``length``."""
@@ -79,7 +80,10 @@ async def tail(session: Any, conn: Any, game_id: str, length: int) -> Tail:
     if not length:
         return Tail()
     if conn is not None:
-        found = [tuple(r) for r in await conn.fetch(_LATEST_PG.sql, *_LATEST_PG.args({"game_id": game_id}))]
+        found = [
+            tuple(r)
+            for r in await conn.fetch(_LATEST_PG.sql, *_LATEST_PG.args({"game_id": game_id}))
+        ]
     else:
         found = (await session.execute(_LATEST, {"game_id": game_id})).all()
     return Tail(_events(found), length)
@@ -88,21 +92,30 @@ async def tail(session: Any, conn: Any, game_id: str, length: int) -> Tail:
 async def entries(session: Any, game_id: str) -> list[Event]:
     """The game's whole log, oldest first."""
     found = await session.execute(
-        select(LogEntry.seat, LogEntry.text)
-        .where(LogEntry.game_id == game_id)
-        .order_by(LogEntry.n)
+        select(LogEntry.seat, LogEntry.text).where(LogEntry.game_id == game_id).order_by(LogEntry.n)
     )
     return [Event(text=text, seat=seat) for seat, text in found.all()]
 
 
-async def page(session: Any, game_id: str, before: int, limit: int) -> list[dict[str, Any]]:
-    """Up to ``limit`` entries numbered below ``before``, oldest first, as a seat reads them."""
-    found = (
-        await session.execute(
-            select(LogEntry.seat, LogEntry.text)
-            .where(LogEntry.game_id == game_id, LogEntry.n < before, LogEntry.n >= 0)
-            .order_by(LogEntry.n.desc())
-            .limit(limit)
-        )
-    ).all()
-    return log_view(_events(found))
+async def page_rows(session: Any, game_id: str, before: int, limit: int) -> list[tuple[Any, ...]]:
+    """Up to ``limit`` entries numbered below ``before`` as rows (seat, text), newest first:
+    ``encoded_page`` makes the page of them."""
+    found = await session.execute(
+        select(LogEntry.seat, LogEntry.text)
+        .where(LogEntry.game_id == game_id, LogEntry.n < before, LogEntry.n >= 0)
+        .order_by(LogEntry.n.desc())
+        .limit(limit)
+    )
+    return [tuple(row) for row in found.all()]
+
+
+def encoded_page(game_id: str, length: int, before: int, found: list[tuple[Any, ...]]) -> bytes:
+    """``LogPage`` JSON of the rows ``page_rows`` read, oldest first, as a seat reads them."""
+    return orjson.dumps(
+        {
+            "game_id": game_id,
+            "log_length": length,
+            "before": before,
+            "entries": log_view(_events(found)),
+        }
+    )

@@ -1,5 +1,5 @@
-"""Games: start one from a lobby, load it, concede, come back, abort it. A move's
-commit is ``app.services.commit``."""
+"""Games: start one from a lobby, concede, come back, abort it. A game's load is
+``app.services.game_loading``, a move's commit ``app.services.commit``."""
 
 from __future__ import annotations
 
@@ -12,15 +12,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Text, bindparam, cast, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import select
 
-from app import names
-from app.db import Database, RawJSON, for_asyncpg, storable
-from app.models import Game, Lobby, Player, Seat, now
-from app.services import clock, game_log, ratings
-from app.services.clock import Clock, Timing
+from app.db import RawJSON
+from app.models import Game, Lobby, Seat, now
+from app.services import clock, game_log, ratings, speeds
+from app.services.clock import Bank, Clock, Due, Timing
 from app.services.errors import Problem
+from app.services.watching import PUBLIC_TABLE, Privacy
 from engine import levels
 from engine.core import BaseState, Event, Outcome, full_view
 from engine.core import Game as GameKind
@@ -79,8 +78,13 @@ def final_outcome(outcome: Outcome, stand_ins: dict[int, str]) -> dict[str, Any]
 def conceded_outcome(players: int, seat: int) -> dict[str, Any]:
     """A two-player game that ``seat`` gave up: the other seat wins, nobody is scored."""
     others = [other for other in range(players) if other != seat]
-    return {"scores": [], "winners": others, "details": {}, "conceded": [seat],
-            "ended_by": "concession"}
+    return {
+        "scores": [],
+        "winners": others,
+        "details": {},
+        "conceded": [seat],
+        "ended_by": "concession",
+    }
 
 
 @dataclass(frozen=True)
@@ -92,6 +96,8 @@ class TableSeat:
     handle: str | None = None
     # The seat's rating in this game (``ratings.shown``): for signed-in players and bots.
     rating: dict[str, Any] | None = None
+    # What this game did to it, once rated (``ratings.change_shown``).
+    change: dict[str, Any] | None = None
 
 
 @dataclass
@@ -110,18 +116,30 @@ class Snapshot:
     stand_ins: dict[int, str] = field(default_factory=dict)
     outcome: dict[str, Any] | None = None
     rematch_lobby_id: str | None = None
+    # The rematch's lobby as it stands: open, started (its game) or closed.
+    rematch_status: str | None = None
+    rematch_game_id: str | None = None
     updated_at: datetime | None = None
+    speed: str | None = None
     turn_seconds: int | None = None
     clock: Clock = field(default_factory=Clock)
     options: dict[str, Any] = field(default_factory=dict)
     chosen_stand_in: str | None = None  # the host's stand-in level (``stand_in_level``)
+    rated: bool = False  # its lobby said "rated"
+    unrated_because: str | None = None
     log: game_log.Tail = field(default_factory=game_log.Tail)
+    privacy: Privacy = PUBLIC_TABLE
     _table: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
 
     def seat_of(self, player_id: str | None) -> int | None:
         if player_id is None:
             return None
         return next((s.seat for s in self.seats if s.player_id == player_id), None)
+
+    def may_watch(self, player_id: str | None, invite: str | None) -> bool:
+        """Whether the caller may see this table (``app.services.watching``)."""
+        seated = self.seat_of(player_id) is not None
+        return self.privacy.may_watch(self.status, seated, invite)
 
     def bot_level(self, seat: int) -> str | None:
         """The bot that plays ``seat``: its own, or the stand-in for a person who left it
@@ -133,10 +151,14 @@ class Snapshot:
     def stand_in(self) -> str:
         return stand_in_level(self.game, self.chosen_stand_in)
 
+    @property
+    def bank(self) -> Bank | None:
+        return speeds.table_clock(self.speed, self.turn_seconds).bank
+
     def people(self) -> set[int]:
         return people({s.seat: s.bot for s in self.seats}, self.stand_ins)
 
-    def due(self, now: datetime, timing: Timing) -> clock.Due | None:
+    def due(self, now: datetime, timing: Timing) -> Due | None:
         if self.status != "active":
             return None
         acting = self.game.to_act(self.state)
@@ -162,7 +184,13 @@ class Snapshot:
             "kind": self.kind,
             "title": self.game.title,
             "status": self.status,
-            "turn_seconds": self.turn_seconds,
+            **speeds.shown(self.speed, self.turn_seconds),
+            # A private table is watched by its seats and invited spectators only, and its
+            # chat is its seats' (``app.services.watching``).
+            "private": self.privacy.private,
+            "rated": self.rated,
+            # Why the table its lobby rated is not (or no longer) rated: "Gus has no sign-in".
+            "unrated_because": self.unrated_because,
             # The table's options as chosen (the game's defaults filled in), for its header.
             "options": self.options,
             "seats": [
@@ -172,6 +200,7 @@ class Snapshot:
                     "bot": s.bot,
                     "handle": s.handle,
                     "rating": s.rating,
+                    "rating_change": s.change,
                     "conceded": self.stand_ins.get(s.seat) == CONCEDED,
                     # Why the bot plays this person's seat for good (conceded, suspended).
                     "stand_in": self.stand_ins.get(s.seat),
@@ -179,10 +208,13 @@ class Snapshot:
                     "deadline": deadlines[s.seat].isoformat()
                     if active and s.seat in deadlines
                     else None,
+                    "bank": self._banked(s.seat) if active else None,
                 }
                 for s in self.seats
             ],
             "rematch_lobby_id": self.rematch_lobby_id,
+            "rematch_status": self.rematch_status,
+            "rematch_game_id": self.rematch_game_id,
             # Who plays a seat the person gave up or lost: "Casual bot".
             "stand_in_bot": bot_name(self.stand_in()),
             "seed_commitment": self.seed_commitment,
@@ -190,6 +222,13 @@ class Snapshot:
             # text, since a browser reads JSON numbers as doubles (53 bits).
             "seed": str(self.seed) if self.status != "active" else None,
         }
+
+    def _banked(self, seat: int) -> int | None:
+        """Seconds in the bank of a person not acting now; None while its deadline runs, for
+        a bot or a seat the stand-in plays, and on an untimed table."""
+        if seat in self.clock.deadlines or seat not in self.people():
+            return None
+        return self.clock.banks.get(seat, self.bank.start) if self.bank is not None else None
 
     def live_view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see of the game now (``None``: a spectator), without the log's
@@ -208,11 +247,26 @@ class Snapshot:
         return self.live_view(seat) | {"log": self.log.latest()}
 
     def moved(self, done: Any) -> Snapshot:
-        """This game after ``done`` (``commit.Committed``), a move committed at its version."""
+        """This game after ``done`` (``commit.Committed``), a move committed at its version,
+        with the new ratings when that move ended the game."""
+        ended = done.rated if done.rated is not None else ratings.Rated()
         return dataclasses.replace(
-            self, version=done.version, state=done.state, status=done.status,
-            stand_ins=done.stand_ins, outcome=done.outcome, updated_at=done.updated_at,
-            clock=done.clock, log=self.log.after(done.entries, done.log_length),
+            self,
+            version=done.version,
+            state=done.state,
+            status=done.status,
+            stand_ins=done.stand_ins,
+            outcome=done.outcome,
+            updated_at=done.updated_at,
+            clock=done.clock,
+            log=self.log.after(done.entries, done.log_length),
+            seats=[
+                dataclasses.replace(s, rating=ended.ratings[s.seat], change=ended.changes[s.seat])
+                if s.seat in ended.changes
+                else s
+                for s in self.seats
+            ],
+            unrated_because=ended.unrated_because or self.unrated_because,
         )
 
 
@@ -232,116 +286,33 @@ async def seat_bots(db_or_session: Any, game_id: str) -> dict[int, str | None]:
     return {seat: bot for seat, bot in rows.all()}
 
 
-def _table(found: list[Any]) -> list[TableSeat]:
-    """Seats as (seat, player id, bot level, player's name, handle, and rating's mu, sigma and
-    games), in order, as the table shows them."""
-    shown = names.distinct([row[3] or bot_name(row[2] or "") for row in found])
-    return [
-        TableSeat(seat, player_id, name, bot, handle, ratings.shown(mu, sigma, played))
-        for (seat, player_id, bot, _, handle, mu, sigma, played), name in zip(found, shown)
-    ]
-
-
-SeatsCache = dict[str, tuple[int, list[TableSeat]]]
-
-# The state as its stored text, which pydantic validates straight into the state
-# (``Game.load_json``): decoding it to a dict first was a fifth of a game's load.
-_SNAPSHOT = select(
-    Game.kind, Game.version, Game.status, Game.seed, Game.seed_commitment,
-    cast(Game.state, Text).label("state"),
-    Game.stand_ins, Game.outcome, Game.rematch_lobby_id, Game.updated_at, Game.turn_seconds,
-    Game.clock, Game.seats_version, Game.options, Game.log_length, Game.stand_in_level,
-).where(Game.id == bindparam("game_id"))
-_TABLE = ratings.with_ratings(
-    select(Seat.seat, Seat.player_id, Seat.bot_level, Player.name, Player.handle)
-    .join(Lobby, Lobby.id == Seat.lobby_id)
-    .outerjoin(Player, Seat.player_id == Player.id)
-    .where(Lobby.game_id == bindparam("game_id"))
-    .order_by(Seat.seat)
-)
-_SNAPSHOT_SQL = for_asyncpg(_SNAPSHOT).string
-_TABLE_SQL = for_asyncpg(_TABLE).string
-
-
-async def table_seats(session: AsyncSession, game_id: str) -> list[TableSeat]:
-    """The game's seats as its table shows them."""
-    return _table((await session.execute(_TABLE, {"game_id": game_id})).all())
-
-
-async def load_snapshot(
-    session: AsyncSession, game_id: str, seats_cache: SeatsCache | None = None
-) -> Snapshot:
-    """The game as stored now. A game's seats only change with ``seats_version`` (a rename),
-    so a caller may keep them in ``seats_cache`` and save a query per load.
-
-    On PostgreSQL asyncpg runs the statements itself, on the session's connection: every
-    socket's first state and every reload reads a game, and SQLAlchemy's execution path
-    around a statement cost more than the statement. The state comes as its stored text
-    (``Game.load_json``); the other JSON columns arrive decoded either way (the engine gave
-    the connection its JSON codec)."""
-    if not storable(game_id):
-        raise Problem(404, "No such game.")
-    conn = None
-    if session.bind.dialect.name == "postgresql":
-        conn = (await (await session.connection()).get_raw_connection()).driver_connection
-        found = await conn.fetchrow(_SNAPSHOT_SQL, game_id)
-    else:
-        found = (await session.execute(_SNAPSHOT, {"game_id": game_id})).mappings().first()
-    if found is None:
-        raise Problem(404, "No such game.")
-    row = dict(found.items())
-    cached = seats_cache.get(game_id) if seats_cache is not None else None
-    if cached is not None and cached[0] == row["seats_version"]:
-        seats = cached[1]
-    else:
-        if conn is not None:
-            seats = _table(await conn.fetch(_TABLE_SQL, game_id))
-        else:
-            seats = await table_seats(session, game_id)
-        if seats_cache is not None:
-            seats_cache[game_id] = (row["seats_version"], seats)
-    game = get_game(row["kind"])
-    return Snapshot(
-        id=game_id,
-        kind=row["kind"],
-        game=game,
-        version=row["version"],
-        status=row["status"],
-        seed=row["seed"],
-        seed_commitment=row["seed_commitment"],
-        state=game.load_json(row["state"]),
-        seats=seats,
-        stand_ins=stand_ins(row["stand_ins"]),
-        outcome=row["outcome"],
-        rematch_lobby_id=row["rematch_lobby_id"],
-        updated_at=row["updated_at"],
-        turn_seconds=row["turn_seconds"],
-        clock=Clock.load(row["clock"]),
-        options=row["options"] or {},
-        chosen_stand_in=row["stand_in_level"],
-        log=await game_log.tail(session, conn, game_id, row["log_length"]),
-    )
-
-
 def new_seed() -> int:
     """A fresh secret seed: every shuffle of the game and who starts come from it."""
     return secrets.randbits(63)
 
 
-def create_game(lobby: Lobby, seat_people: set[int], timing: Timing) -> tuple[Game, list[Event]]:
+def create_game(
+    lobby: Lobby, seat_people: set[int], timing: Timing, suspended: set[int]
+) -> tuple[Game, list[Event]]:
     """A new game's row for a full lobby and its setup's log entries, for the caller to
-    insert. The seed stays secret. A setup that fails is a 409: the caller's transaction then
-    leaves the lobby as it was."""
+    insert. The seed stays secret. The stand-in bot plays the seats of ``suspended`` persons
+    from the start. A setup that fails is a 409: the caller's transaction then leaves the
+    lobby as it was."""
     game = get_game(lobby.game)
     seed = new_seed()
     try:
         state = game.setup(lobby.seat_count, game.options(lobby.options), seed)
     except Exception:
         log.exception("%s setup failed for lobby %s", game.id, lobby.id)
-        raise Problem(409, f"The {game.title} table could not be set up; the lobby stays "
-                           "open: try starting it again.") from None
+        raise Problem(
+            409,
+            f"The {game.title} table could not be set up; the lobby stays "
+            "open: try starting it again.",
+        ) from None
     acting, at = game.to_act(state), now()
-    started = clock.started(acting, seat_people, lobby.turn_seconds, at)
+    seat_people = seat_people - suspended
+    bank = speeds.table_clock(lobby.speed, lobby.turn_seconds).bank
+    started = clock.started(acting, seat_people, bank, at)
     row = Game(
         id=new_id(),
         kind=game.id,
@@ -352,25 +323,12 @@ def create_game(lobby: Lobby, seat_people: set[int], timing: Timing) -> tuple[Ga
         version=0,
         status="active",
         rated=lobby.rated,
+        speed=lobby.speed,
         turn_seconds=lobby.turn_seconds,
         stand_in_level=lobby.stand_in_level,
+        stand_ins={str(seat): SUSPENDED for seat in sorted(suspended)},
         clock=started.dump(),
         due_at=clock.due_at(started, acting, seat_people, timing, at),
         log_length=len(state.log),
     )
     return row, state.log
-
-
-async def abort_game(db: Database, game_id: str, version: int | None = None) -> bool:
-    """Stop an active game for good (at ``version``, when given); False if it was not
-    active (or had moved on)."""
-    async with db.writing() as session:
-        query = update(Game).where(Game.id == game_id, Game.status == "active")
-        if version is not None:
-            query = query.where(Game.version == version)
-        at = now()
-        result = await session.execute(
-            query.values(status="aborted", updated_at=at, finished_at=at, due_at=None)
-            .execution_options(synchronize_session=False)
-        )
-        return result.rowcount == 1

@@ -12,21 +12,22 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import Database, row_values, storable
 from app.models import Game, Lobby, Player, Seat, now
+from app.notices import outbox
 from app.schemas import LobbyCreate
+from app.services import speeds
 from app.services.clock import Timing
 from app.services.errors import Problem
 from app.services.games import create_game, new_id
-from app.services.lobby_rows import (
+from app.services.watching import PRIVATE
+from app.services.lobby_rows import LobbySeats, changing, load, reserved
+from app.services.lobby_statements import (
     HOSTED,
     HOSTED_BY,
     INSERT_LOBBY,
     INSERT_SEAT,
     LOBBIES,
+    REMATCH_OF,
     SEATS,
-    LobbySeats,
-    changing,
-    load,
-    reserved,
 )
 from engine.core import Event, IllegalMove
 from engine.registry import GAMES
@@ -99,13 +100,22 @@ async def create(
         raise Problem(422, "Only a signed-in host can open a rated table: add a sign-in first.")
     if data.stand_in_level is not None:
         _known_level(game.bots, data.stand_in_level)
+    if data.after_end is not None and not data.private:
+        raise Problem(
+            422,
+            "Only a private table chooses who may watch it after the end: a "
+            "public one is anyone's.",
+        )
+    speed, turn_seconds = _clock_chosen(data)
     lobby = Lobby(
         id=new_id(),
         game=game.id,
         options=options.model_dump(mode="json"),
-        turn_seconds=data.turn_seconds,
+        speed=speed,
+        turn_seconds=turn_seconds,
         seat_count=seats,
         private=data.private,
+        after_end=data.after_end or PRIVATE,
         invite_code=invite_code(),
         host_id=host.id,
         status="open",
@@ -115,27 +125,47 @@ async def create(
     )
     touched(lobby, idle)
     rows = [
-        Seat(lobby_id=lobby.id, seat=i, player_id=host.id if i == 0 else None,
-             bot_level=None, reserved_for=None, reserved_until=None)
+        Seat(
+            lobby_id=lobby.id,
+            seat=i,
+            player_id=host.id if i == 0 else None,
+            bot_level=None,
+            reserved_for=None,
+            reserved_until=None,
+        )
         for i in range(seats)
     ]
     if db.postgres:
         async with db.driver((Problem,)) as conn, conn.transaction():
             hosted = await conn.fetchval(HOSTED.sql, *HOSTED.args({"host_id": host.id}))
             _may_host(hosted, max_open)
-            await conn.execute(
-                INSERT_LOBBY.sql, *INSERT_LOBBY.args(row_values(LOBBIES, lobby))
-            )
+            await conn.execute(INSERT_LOBBY.sql, *INSERT_LOBBY.args(row_values(LOBBIES, lobby)))
             await conn.executemany(
                 INSERT_SEAT.sql, [INSERT_SEAT.args(row_values(SEATS, row)) for row in rows]
             )
     else:
         async with db.writing() as session:
-            _may_host(await session.scalar(HOSTED_BY, {"host_id": host.id}), max_open)
+            _may_host(
+                (await session.execute(HOSTED_BY, {"host_id": host.id})).scalar_one(), max_open
+            )
             session.add(lobby)
             await session.flush()
             session.add_all(rows)
     return LobbySeats(lobby, [(row, host if i == 0 else None) for i, row in enumerate(rows)])
+
+
+def _clock_chosen(data: LobbyCreate) -> tuple[str | None, int | None]:
+    """The lobby's named speed, or a script's per-move clock (``turn_seconds`` without a
+    speed), or untimed; a host names one, never both."""
+    if data.speed is not None:
+        if "turn_seconds" in data.model_fields_set:
+            raise Problem(422, "Choose a speed or seconds per move (`turn_seconds`), not both.")
+        if data.speed not in speeds.SPEEDS:
+            raise Problem(422, f"Unknown speed {data.speed!r}; known: {', '.join(speeds.SPEEDS)}.")
+        return data.speed, None
+    if data.turn_seconds is None:
+        return "untimed", None
+    return None, data.turn_seconds
 
 
 def _may_host(hosted: int, max_open: int) -> None:
@@ -166,6 +196,25 @@ async def change(
     return locked.ls, changed
 
 
+async def close_hosted(db: Database, host: Player, idle: float) -> list[str]:
+    """Close every open lobby ``host`` hosts (a suspended host can start none of them).
+    Returns the lobbies closed."""
+    async with db.session() as session:
+        hosted = (
+            await session.scalars(
+                select(Lobby.id).where(Lobby.host_id == host.id, Lobby.status == "open")
+            )
+        ).all()
+    closed = []
+    for lobby_id in hosted:
+        try:
+            await change(db, lambda ls: close(ls, host), idle, lobby_id=lobby_id)
+        except Problem:
+            continue  # started or closed meanwhile
+        closed.append(lobby_id)
+    return closed
+
+
 async def new_invite_code(db: Database, lobby_id: str, player: Player, idle: float) -> LobbySeats:
     """The host replaces the invite code: the old link says it was replaced, and the players
     removed so far may join again (with the new code, if the host gives it to them)."""
@@ -180,13 +229,25 @@ async def new_invite_code(db: Database, lobby_id: str, player: Player, idle: flo
     return locked.ls
 
 
-async def start(db: Database, lobby_id: str, player: Player, timing: Timing) -> Game:
-    """The host starts the game of a full lobby: the game's row, inserted."""
+async def start(
+    db: Database, lobby_id: str, player: Player, timing: Timing
+) -> tuple[Game, tuple[str, int] | None]:
+    """The host starts the game of a full lobby: the game's row, inserted, and the ended game
+    (with its version) this lobby is the rematch of, if it is one."""
     async with changing(db, lobby_id, None) as locked:
         game, entries = _starting(locked.ls, player, timing)
         await locked.insert_game(game, entries)
+        await locked.tell(
+            game.id,
+            [
+                (s.player_id, "invite")
+                for s, _ in locked.ls.seats
+                if s.player_id is not None and s.player_id != player.id
+            ],
+        )
         _started(locked.ls, game)
-    return game
+        old = await locked.rematch_of()
+    return game, old
 
 
 def _must_be_open(ls: LobbySeats) -> None:
@@ -209,7 +270,7 @@ def join(ls: LobbySeats, player: Player, *, by_code: bool) -> bool:
     if ls.lobby.private and not by_code and not kept:
         raise Problem(403, "This lobby is private: join it with its invite code.")
     _must_be_open(ls)
-    if player.id in (ls.lobby.removed or []):
+    if ls.removed(player.id):
         raise Problem(403, "The host removed you from this lobby.")
     free = ls.open_to(player.id)
     if not free:
@@ -228,10 +289,14 @@ async def rematch(
     if game is None:
         raise Problem(404, "No such game.")
     old = await session.scalar(select(Lobby).where(Lobby.game_id == game_id))
-    seats = (await session.scalars(
-        select(Seat).where(Seat.lobby_id == old.id).order_by(Seat.seat)
-    )).all() if old else []
-    if not any(s.player_id == player.id for s in seats):
+    seats = (
+        (
+            await session.scalars(select(Seat).where(Seat.lobby_id == old.id).order_by(Seat.seat))
+        ).all()
+        if old
+        else []
+    )
+    if old is None or not any(s.player_id == player.id for s in seats):
         raise Problem(403, "Only the game's players can ask for a rematch.")
     if game.status != "finished":
         raise Problem(409, "A rematch follows a finished game.")
@@ -241,9 +306,19 @@ async def rematch(
             join(ls, player, by_code=True)
         return ls.lobby.id, None
     lobby = Lobby(
-        id=new_id(), game=old.game, options=old.options, seat_count=old.seat_count,
-        private=old.private, invite_code=invite_code(), host_id=player.id, status="open",
-        turn_seconds=old.turn_seconds, rated=old.rated, stand_in_level=old.stand_in_level,
+        id=new_id(),
+        game=old.game,
+        options=old.options,
+        seat_count=old.seat_count,
+        private=old.private,
+        after_end=old.after_end,
+        invite_code=invite_code(),
+        host_id=player.id,
+        status="open",
+        speed=old.speed,
+        turn_seconds=old.turn_seconds,
+        rated=old.rated,
+        stand_in_level=old.stand_in_level,
     )
     touched(lobby, idle)
     session.add(lobby)
@@ -252,12 +327,28 @@ async def rematch(
     for s in seats:
         mine = s.player_id == player.id
         other = s.player_id if s.player_id is not None and not mine else None
-        session.add(Seat(
-            lobby_id=lobby.id, seat=s.seat, player_id=player.id if mine else None,
-            bot_level=s.bot_level, reserved_for=other, reserved_until=until if other else None,
-        ))
+        session.add(
+            Seat(
+                lobby_id=lobby.id,
+                seat=s.seat,
+                player_id=player.id if mine else None,
+                bot_level=s.bot_level,
+                reserved_for=other,
+                reserved_until=until if other else None,
+            )
+        )
     game.rematch_lobby_id = lobby.id
+    others = [s.player_id for s in seats if s.player_id not in (None, player.id)]
+    await outbox.add(session, game_id, [(p, "rematch") for p in others])
     return lobby.id, game.version
+
+
+async def rematch_of(db: Database, lobby_id: str) -> tuple[str, int] | None:
+    """The ended game whose rematch ``lobby_id`` is, with its version; None for a lobby that
+    is no rematch."""
+    async with db.session() as session:
+        found = (await session.execute(REMATCH_OF, {"lobby_id": lobby_id})).first()
+    return (found[0], found[1]) if found else None
 
 
 def leave(ls: LobbySeats, player: Player) -> None:
@@ -329,7 +420,9 @@ def _starting(ls: LobbySeats, player: Player, timing: Timing) -> tuple[Game, lis
     if empty:
         raise Problem(409, f"Every seat must be filled first; empty: {', '.join(map(str, empty))}.")
     people = {s.seat for s, _ in ls.seats if s.player_id is not None}
-    return create_game(ls.lobby, people, timing)
+    # A person suspended since they sat down: the stand-in bot plays their seat from the start.
+    suspended = {s.seat for s, p in ls.seats if p is not None and p.suspended_at is not None}
+    return create_game(ls.lobby, people, timing, suspended)
 
 
 def _started(ls: LobbySeats, game: Game) -> None:

@@ -1,10 +1,15 @@
 """Profiles and leaderboards: what anyone may see of a signed-in player.
 
 A profile holds the player's handle, the name they show at tables, their rating in each game
-and their latest rated games. Only rated games appear: a rated table is a public record, whose
-every seat is a signed-in player (who sat down at a table marked rated) or a bot, so no
-guest's name and no unrated or private table's existence is ever shown. Guests have no
-profile. Suspended players leave the leaderboards.
+and their latest rated games. Only rated games appear: a rated table's every seat is a
+signed-in player (who sat down at a table marked rated) or a bot, so no guest's name and no
+unrated table's existence is ever shown. A private table is listed to its own player only,
+on their own profile: to anyone else it does not exist (``app.services.watching``). Guests
+have no profile. Suspended players leave the leaderboards.
+
+A leaderboard ranks by the conservative rating (``rating_rules.ordinal``) and lists the people
+with enough rated games against enough different opponents, and every bot level that has
+played, as landmarks of the ladder.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import storable
-from app.models import Game, Player, Rating, RatingChange
+from app.models import Game, Lobby, Player, Rating, RatingChange
 from app.schemas import RatingShown
 from app.schemas_accounts import (
     LeaderboardEntry,
@@ -22,7 +27,7 @@ from app.schemas_accounts import (
     ProfileRating,
     ProfileSeat,
 )
-from app.services import accounts, ratings
+from app.services import accounts, rating_rules, ratings
 from app.services.errors import Problem
 from app.services.games import bot_name
 from engine.registry import GAMES
@@ -35,7 +40,8 @@ def _shown(mu: float, sigma: float, games: int) -> RatingShown:
     return RatingShown(**ratings.shown(mu, sigma, games))
 
 
-async def profile(session: AsyncSession, handle: str) -> Profile:
+async def profile(session: AsyncSession, handle: str, viewer_id: str | None = None) -> Profile:
+    """The profile of ``handle`` as ``viewer_id`` (None: a visitor) may see it."""
     missing = Problem(404, "No player has this handle.")
     if not storable(handle):
         raise missing
@@ -52,26 +58,43 @@ async def profile(session: AsyncSession, handle: str) -> Profile:
         for r in held.all()
         if r.game in GAMES
     ]
-    return Profile(handle=player.handle, name=player.name, ratings=shown,
-                   recent=await _recent(session, player.id))
+    return Profile(
+        handle=player.handle,
+        name=player.name,
+        ratings=shown,
+        recent=await _recent(session, player.id, own=viewer_id == player.id),
+    )
 
 
-async def _recent(session: AsyncSession, player_id: str) -> list[ProfileGame]:
-    mine = (await session.execute(
+async def _recent(session: AsyncSession, player_id: str, own: bool) -> list[ProfileGame]:
+    """The player's latest rated games; private tables only on their ``own`` profile."""
+    query = (
         select(RatingChange, Game.finished_at)
         .join(Game, Game.id == RatingChange.game_id)
         .where(RatingChange.rater == player_id)
-        .order_by(RatingChange.created_at.desc(), RatingChange.game_id)
-        .limit(RECENT_GAMES)
-    )).all()
+    )
+    if not own:
+        query = query.outerjoin(Lobby, Lobby.game_id == Game.id).where(Lobby.private.is_not(True))
+    mine = (
+        await session.execute(
+            query.order_by(RatingChange.created_at.desc(), RatingChange.game_id).limit(RECENT_GAMES)
+        )
+    ).all()
     game_ids = [change.game_id for change, _ in mine]
-    seats = (await session.execute(
-        select(RatingChange.game_id, RatingChange.seat, RatingChange.rater, RatingChange.place,
-               Player.handle)
-        .outerjoin(Player, Player.id == RatingChange.rater)
-        .where(RatingChange.game_id.in_(game_ids))
-        .order_by(RatingChange.game_id, RatingChange.seat)
-    )).all()
+    seats = (
+        await session.execute(
+            select(
+                RatingChange.game_id,
+                RatingChange.seat,
+                RatingChange.rater,
+                RatingChange.place,
+                Player.handle,
+            )
+            .outerjoin(Player, Player.id == RatingChange.rater)
+            .where(RatingChange.game_id.in_(game_ids))
+            .order_by(RatingChange.game_id, RatingChange.seat)
+        )
+    ).all()
     by_game: dict[str, list[ProfileSeat]] = {game_id: [] for game_id in game_ids}
     for game_id, seat, rater, place, handle in seats:
         bot = rater.removeprefix(ratings.BOT) if rater.startswith(ratings.BOT) else None
@@ -95,29 +118,47 @@ async def _recent(session: AsyncSession, player_id: str) -> list[ProfileGame]:
 async def leaderboard(
     session: AsyncSession, kind: str, limit: int, offset: int
 ) -> tuple[list[LeaderboardEntry], int | None]:
-    """One page of game ``kind``'s leaderboard, best first: players who are not suspended, and
-    bots. Returns the page and the next page's offset (None on the last)."""
+    """One page of game ``kind``'s leaderboard, best first by the conservative rating: players
+    who are not suspended and have played enough, and bots. Returns the page and the next
+    page's offset (None on the last)."""
     if kind not in GAMES:
         raise Problem(404, "There is no such game kind.")
     limit = max(0, min(limit, LEADERBOARD_SIZE - offset))
-    rows = (await session.execute(
-        select(Rating, Player.handle, Player.name)
-        .outerjoin(Player, Player.id == Rating.rater)
-        .where(
-            Rating.game == kind,
-            (Player.id.is_(None) & Rating.rater.startswith(ratings.BOT))
-            | (Player.handle.is_not(None) & Player.suspended_at.is_(None)),
-        )
-        .order_by(Rating.mu.desc(), Rating.games.desc(), Rating.rater)
-        .offset(offset)
-        .limit(limit + 1)
-    )).all() if limit else []
+    rows = (
+        (
+            await session.execute(
+                select(Rating, Player.handle, Player.name)
+                .outerjoin(Player, Player.id == Rating.rater)
+                .where(
+                    Rating.game == kind,
+                    (Player.id.is_(None) & Rating.rater.startswith(ratings.BOT))
+                    | (
+                        Player.handle.is_not(None)
+                        & Player.suspended_at.is_(None)
+                        & (Rating.games >= rating_rules.LEADERBOARD_GAMES)
+                        & (Rating.opponents >= rating_rules.LEADERBOARD_OPPONENTS)
+                    ),
+                )
+                .order_by(Rating.ordinal.desc(), Rating.games.desc(), Rating.rater)
+                .offset(offset)
+                .limit(limit + 1)
+            )
+        ).all()
+        if limit
+        else []
+    )
     entries = []
     for i, (rating, handle, name) in enumerate(rows[:limit]):
         bot = None if handle else rating.rater.removeprefix(ratings.BOT)
-        entries.append(LeaderboardEntry(
-            rank=offset + i + 1, handle=handle, bot=bot, name=name or bot_name(bot or ""),
-            rating=_shown(rating.mu, rating.sigma, rating.games),
-        ))
+        entries.append(
+            LeaderboardEntry(
+                rank=offset + i + 1,
+                handle=handle,
+                bot=bot,
+                name=name or bot_name(bot or ""),
+                rating=_shown(rating.mu, rating.sigma, rating.games),
+                ranked_by=ratings.points(rating.ordinal),
+            )
+        )
     more = len(rows) > limit and offset + limit < LEADERBOARD_SIZE
     return entries, offset + limit if more else None

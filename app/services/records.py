@@ -39,9 +39,7 @@ async def export(session: AsyncSession, game_id: str) -> dict[str, Any]:
     """The whole record of an ended game, as one JSON-ready document."""
     row = await ended(session, game_id)
     players = await session.scalar(select(Lobby.seat_count).where(Lobby.game_id == game_id))
-    moves = await session.scalars(
-        select(Move).where(Move.game_id == game_id).order_by(Move.seq)
-    )
+    moves = await session.scalars(select(Move).where(Move.game_id == game_id).order_by(Move.seq))
     return {
         "format": FORMAT,
         "game_id": row.id,
@@ -67,7 +65,9 @@ async def state_at(session: AsyncSession, game_id: str, at: int) -> dict[str, An
     if not 0 <= at <= row.version:
         raise Problem(422, f"at must be between 0 and {row.version}.")
     game = get_game(row.kind)
-    players = await session.scalar(select(Lobby.seat_count).where(Lobby.game_id == game_id))
+    players = (
+        await session.execute(select(Lobby.seat_count).where(Lobby.game_id == game_id))
+    ).scalar_one()
     state = game.setup(players, game.options(row.options), row.seed)
     moves = await session.scalars(
         select(Move).where(Move.game_id == game_id, Move.seq <= at).order_by(Move.seq)
@@ -100,8 +100,11 @@ def verify(record: dict[str, Any]) -> Verdict:
         return Verdict(False, f"Unknown game kind {kind!r}.")
     game = get_game(kind)
     if hashlib.sha256(str(seed).encode()).hexdigest() != commitment:
-        return Verdict(False, "The seed does not match the commitment published at the start: "
-                              f"sha256({seed}) is not {commitment}.")
+        return Verdict(
+            False,
+            "The seed does not match the commitment published at the start: "
+            f"sha256({seed}) is not {commitment}.",
+        )
     try:
         state = game.setup(players, game.options(record.get("options")), seed)
     except IllegalMove as exc:
@@ -122,11 +125,20 @@ def verify(record: dict[str, Any]) -> Verdict:
     else:
         expected = None
     if record.get("status") == "aborted" and ended is None:
-        return Verdict(True, f"Fair: the seed matches its commitment and all {len(moves)} moves "
-                             "were legal; the game was aborted before its end.")
+        return Verdict(
+            True,
+            f"Fair: the seed matches its commitment and all {len(moves)} moves "
+            "were legal; the game was aborted before its end.",
+        )
     if expected != outcome:
-        return Verdict(False, "The moves do not lead to the recorded outcome: replaying them "
-                              f"gives {expected}, the record says {outcome}.")
+        return Verdict(
+            False,
+            "The moves do not lead to the recorded outcome: replaying them "
+            f"gives {expected}, the record says {outcome}.",
+        )
     winners = ", ".join(f"seat {w}" for w in (outcome or {}).get("winners", [])) or "nobody"
-    return Verdict(True, f"Fair: the seed matches its commitment, all {len(moves)} moves were "
-                         f"legal, and they lead to the recorded outcome (won by {winners}).")
+    return Verdict(
+        True,
+        f"Fair: the seed matches its commitment, all {len(moves)} moves were "
+        f"legal, and they lead to the recorded outcome (won by {winners}).",
+    )

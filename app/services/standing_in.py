@@ -6,14 +6,16 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import insert, update
 
-from app.db import Database
-from app.models import Game, now
-from app.services import clock, ratings
+from app.db import Database, RawJSON
+from app.models import Game, LogEntry, now
+from app.notices import outbox
+from app.services import clock, game_log, ratings, speeds
 from app.services.clock import Clock, Timing
 from app.services.errors import Problem
 from app.services.games import CONCEDED, conceded_outcome, people, seat_bots, stand_ins
+from engine.concession import conceded
 from engine.registry import get_game
 
 
@@ -42,10 +44,14 @@ async def concede(
         left = Clock(
             {s: t for s, t in held.deadlines.items() if s != seat},
             {s: t for s, t in held.away.items() if s != seat},
+            {s: b for s, b in held.banks.items() if s != seat},
+            {s: t for s, t in held.since.items() if s != seat},
         )
         game = get_game(row.kind)
-        acting = game.to_act(game.load(row.state))
-        seat_people = people(await seat_bots(session, game_id), standing)
+        state = game.load(row.state)
+        acting = game.to_act(state)
+        seated = await outbox.seating(session, game_id)
+        seat_people = people({s: bot for s, (bot, _) in seated.items()}, standing)
         values: dict[str, Any] = {
             "stand_ins": {str(s): why for s, why in sorted(standing.items())},
             "updated_at": at,
@@ -53,9 +59,28 @@ async def concede(
             "away_since": left.away_since(),
             "due_at": clock.due_at(left, acting, seat_people, timing, at),
         }
-        if players == 2 and why == CONCEDED:
-            values |= {"status": "finished", "outcome": conceded_outcome(players, seat),
-                       "finished_at": at, "due_at": None}
+        ends = players == 2 and why == CONCEDED
+        if ends:
+            values |= {
+                "status": "finished",
+                "outcome": conceded_outcome(players, seat),
+                "finished_at": at,
+                "due_at": None,
+            }
+        if why == CONCEDED and row.rated and row.unrated_because is None:
+            early = await ratings.conceded_early(session, game_id, seat, players)
+            if early is not None:
+                values["unrated_because"] = early
+        if why == CONCEDED:
+            # Everyone reads it in the log, numbered after the moves before it.
+            told = conceded(game, state, seat, played_on=not ends)
+            values |= {
+                "state": RawJSON(game.dump_json(told)),
+                "log_length": row.log_length + len(told.log),
+            }
+            await session.execute(
+                insert(LogEntry), game_log.rows(game_id, row.log_length, told.log)
+            )
         await session.execute(
             update(Game)
             .where(Game.id == game_id, Game.status == "active")
@@ -64,6 +89,11 @@ async def concede(
         )
         if "outcome" in values:
             await ratings.game_ended(session, game_id)
+            # The other person hears of the end off the site, as after a game's last move.
+            ended = outbox.of_move(
+                [], [], seat_people, [], {s: p for s, (_, p) in seated.items()}, seat, True
+            )
+            await outbox.add(session, game_id, ended, at=at)
         return row.version, values["due_at"]
 
 
@@ -84,7 +114,8 @@ async def come_back(
         game = get_game(row.kind)
         acting = game.to_act(game.load(row.state))
         seat_people = people(await seat_bots(session, game_id), stand_ins(row.stand_ins))
-        returned = clock.back(held, seat, acting, row.turn_seconds, at)
+        bank = speeds.table_clock(row.speed, row.turn_seconds).bank
+        returned = clock.back(held, seat, acting, bank, at)
         due = clock.due_at(returned, acting, seat_people, timing, at)
         await session.execute(
             update(Game)

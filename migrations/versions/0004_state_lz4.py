@@ -13,15 +13,14 @@ from collections.abc import Sequence
 from alembic import op
 
 
-revision: str = '0004'
-down_revision: str | None = '0003'
+revision: str = "0004"
+down_revision: str | None = "0003"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 # PostgreSQL 14 and later, when built with lz4 (as Debian's and the official images are).
 HAS_LZ4 = (
-    "SELECT 1 FROM pg_settings WHERE name = 'default_toast_compression' "
-    "AND 'lz4' = ANY(enumvals)"
+    "SELECT 1 FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY(enumvals)"
 )
 
 

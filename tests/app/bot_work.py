@@ -31,8 +31,15 @@ def hanging(notes: str, *args) -> dict:
     return {}
 
 
-def searching_once(notes: str, kind: str, state_json: str, seat: int, level: str, seed: str,
-                   budget: int | None = None) -> dict:
+def searching_once(
+    notes: str,
+    kind: str,
+    state_json: str,
+    seat: int,
+    level: str,
+    seed: str,
+    budget: int | None = None,
+) -> dict:
     """The first call notes its process and searches without end, until it is killed; later
     ones think with the budget they are given."""
     first = not Path(notes).exists()

@@ -30,7 +30,7 @@ from app.config import Settings
 from app.guard import server_options
 from app.main import create_app
 from app.migrate import upgrade
-from app.services import accounts
+from app.services import passwords
 from engine.core import IllegalMove, play
 from engine.registry import get_game
 
@@ -40,8 +40,26 @@ POSTGRES_URL = os.environ.get(
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 ADMIN_TOKEN = "admin-secret-for-tests"
 TABLES = [
-    "admin_actions", "chat_mutes", "rating_changes", "ratings", "device_codes", "player_sessions",
-    "chat_messages", "log_entries", "moves", "seats", "replaced_invite_codes", "lobbies", "games", "players",
+    "queue_entries",
+    "notices",
+    "push_subscriptions",
+    "mail_addresses",
+    "mails_sent",
+    "reminders",
+    "admin_actions",
+    "chat_mutes",
+    "rating_changes",
+    "ratings",
+    "device_codes",
+    "player_sessions",
+    "chat_messages",
+    "log_entries",
+    "moves",
+    "seats",
+    "replaced_invite_codes",
+    "lobbies",
+    "games",
+    "players",
 ]
 
 
@@ -131,12 +149,12 @@ def product_password_hasher() -> Iterator[PasswordHasher]:
     """Passwords are hashed with argon2id at its lowest cost in these tests: the flows are the
     same and a hash takes a millisecond, not 0.2 s of CPU. Yields the product's own hasher,
     for the test of its parameters."""
-    product = accounts._hasher
-    accounts._hasher = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
-    accounts._dummy_hash.cache_clear()
+    product = passwords._hasher
+    passwords._hasher = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+    passwords._dummy_hash.cache_clear()
     yield product
-    accounts._hasher = product
-    accounts._dummy_hash.cache_clear()
+    passwords._hasher = product
+    passwords._dummy_hash.cache_clear()
 
 
 @pytest.fixture(scope="session")
@@ -152,10 +170,11 @@ def redis_url() -> str:
     return REDIS_URL
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def redis_prefix() -> str:
-    """Channel names of this test run's own: pub/sub ignores the database number, so runs
-    started at the same time are kept apart by name."""
+    """Channel and key names of this test's own: pub/sub ignores the database number, so runs
+    started at the same time are kept apart by name, and the limits counted in Redis start
+    afresh for each test as they do in a new server's memory."""
     return f"campground-test-{uuid.uuid4().hex[:12]}:"
 
 
@@ -268,10 +287,17 @@ class LiveServer:
         return r.json()
 
     def start_game(
-        self, host: Client, *others: Client, bots: tuple[str, ...] = (), game: str = "hike"
+        self,
+        host: Client,
+        *others: Client,
+        bots: tuple[str, ...] = (),
+        game: str = "hike",
+        private: bool = False,
     ) -> str:
-        """A game: the host at seat 0, then ``others`` by invite code, then bots."""
-        lobby = self.lobby(host, game=game, seats=1 + len(others) + len(bots))
+        """A game: the host at seat 0, then ``others`` by invite code, then bots. A public
+        table unless ``private``: anyone may watch it (``tests/app/test_watching.py`` covers
+        private ones)."""
+        lobby = self.lobby(host, game=game, seats=1 + len(others) + len(bots), private=private)
         for other in others:
             r = other.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]})
             assert r.status_code == 200, r.text
@@ -306,6 +332,8 @@ GENEROUS_LIMITS = {
     "RATE_LOBBIES_PER_ADDRESS": "100000/60",
     "RATE_JOINS": "100000/60",
     "RATE_JOINS_PER_ADDRESS": "100000/60",
+    "RATE_QUEUES": "100000/60",
+    "RATE_QUEUES_PER_ADDRESS": "100000/60",
     "RATE_MOVES": "100000/60",
     "RATE_MOVES_PER_ADDRESS": "100000/60",
     "RATE_SOCKETS": "100000/60",

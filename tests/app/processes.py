@@ -35,8 +35,18 @@ class ProcessServer(LiveServer):
         self.transport = httpx.HTTPTransport()
         self.log = log
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "app.main:app", "--fd", str(self.sock.fileno()),
-             "--log-level", "warning", "--ws", "websockets-sansio"],
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "app.main:app",
+                "--fd",
+                str(self.sock.fileno()),
+                "--log-level",
+                "warning",
+                "--ws",
+                "websockets-sansio",
+            ],
             env=env,
             pass_fds=[self.sock.fileno()],
             stdout=log.open("ab"),

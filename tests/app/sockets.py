@@ -3,7 +3,8 @@
 import json
 
 import jsonpatch
-from websockets.sync.client import connect
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
 
 from app.services.game_log import SHOWN
 
@@ -17,7 +18,10 @@ class Socket:
     def __init__(self, live, game_id, token=None, cookie=None):
         url = f"{live.ws_url}/ws/games/{game_id}" + (f"?token={token}" if token else "")
         headers = {"Cookie": f"campground_token={cookie}"} if cookie else None
-        self._connection = connect(url, additional_headers=headers, open_timeout=10)
+        # Everything the server sends is read into memory at once, whenever the test gets to
+        # it: a test that reads only at the end must not stall the socket (the server would
+        # drop it) nor leave the pong to the client's keepalive ping unread behind it.
+        self._connection = connect(url, additional_headers=headers, open_timeout=10, max_queue=None)
         self.ws = self._connection.__enter__()
         first = self.recv()
         assert first["type"] == "state"
@@ -62,3 +66,20 @@ def next_lobby(ws) -> dict:
     message = json.loads(ws.recv(timeout=10))
     assert message["type"] == "lobby"
     return message["lobby"]
+
+
+def after_close(ws: ClientConnection, *messages: dict) -> tuple[list[dict], int, str]:
+    """Send ``messages`` while the socket lets us, then read until it closes: what came
+    meanwhile, the close code and the reason. A socket left open fails (recv times out)."""
+    for message in messages:
+        try:
+            ws.send(json.dumps(message))
+        except ConnectionClosed:
+            break
+    came = []
+    try:
+        while True:
+            came.append(json.loads(ws.recv(timeout=10)))
+    except ConnectionClosed as exc:
+        assert exc.rcvd is not None, "the server did not close the socket"
+        return came, exc.rcvd.code, exc.rcvd.reason

@@ -1,13 +1,15 @@
 """Sign-ins: a guest keeps their tables under a handle, and any device becomes the same player."""
 
+import asyncio
 import hashlib
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import argon2
 import pytest
 
-from app.services import accounts
+from app.services import accounts, passwords
 from tests.app.accounts import PASSWORD, device, new_handle, signed_in
+from tests.app.conftest import _execute
 from tests.app.sockets import Socket
 
 
@@ -31,7 +33,9 @@ def test_a_second_device_is_the_same_player_at_the_same_tables(live, documented)
     ana = signed_in(live, "Ana")
     ben = live.guest("Ben")
     game_id = live.start_game(ana, ben)
-    r = live.client().post("/api/sessions", json={"handle": ana.handle.upper(), "password": PASSWORD})
+    r = live.client().post(
+        "/api/sessions", json={"handle": ana.handle.upper(), "password": PASSWORD}
+    )
     documented(r, "POST", "/api/sessions")
     assert r.status_code == 201
     body = r.json()
@@ -96,8 +100,9 @@ def test_passwords_and_tokens_are_stored_only_as_hashes(live, sql):
     assert stored.startswith("$argon2id$") and PASSWORD not in stored
     assert argon2.PasswordHasher().verify(stored, PASSWORD)
     assert guest_token is None
-    sessions = {h for (h,) in sql("select token_hash from player_sessions where player_id = :id",
-                                  id=ana.id)}
+    sessions = {
+        h for (h,) in sql("select token_hash from player_sessions where player_id = :id", id=ana.id)
+    }
     assert sessions == {hashlib.sha256(t.encode()).hexdigest() for t in (ana.token, phone.token)}
     everything = str(sql("select * from players where id = :id", id=ana.id))
     everything += str(sql("select * from player_sessions where player_id = :id", id=ana.id))
@@ -108,7 +113,7 @@ def test_passwords_and_tokens_are_stored_only_as_hashes(live, sql):
 def test_the_server_hashes_with_argon2ids_rfc_9106_low_memory_profile(
     live, sql, monkeypatch, product_password_hasher
 ):
-    monkeypatch.setattr(accounts, "_hasher", product_password_hasher)
+    monkeypatch.setattr(passwords, "_hasher", product_password_hasher)
     ana = signed_in(live, "Ana")
     [(stored,)] = sql("select password_hash from players where id = :id", id=ana.id)
     assert argon2.extract_parameters(stored) == argon2.profiles.RFC_9106_LOW_MEMORY
@@ -120,7 +125,7 @@ def test_an_unknown_handle_and_a_wrong_password_get_the_same_answer_after_the_sa
 ):
     ana = signed_in(live, "Ana")
     checked = []
-    real = accounts._hasher
+    real = passwords._hasher
 
     class Counting:
         def hash(self, password):
@@ -130,10 +135,12 @@ def test_an_unknown_handle_and_a_wrong_password_get_the_same_answer_after_the_sa
             checked.append(argon2.extract_parameters(stored))
             return real.verify(stored, password)
 
-    monkeypatch.setattr(accounts, "_hasher", Counting())
+    monkeypatch.setattr(passwords, "_hasher", Counting())
     client = live.client()
     wrong = client.post("/api/sessions", json={"handle": ana.handle, "password": "not it at all"})
-    unknown = client.post("/api/sessions", json={"handle": new_handle(), "password": "not it at all"})
+    unknown = client.post(
+        "/api/sessions", json={"handle": new_handle(), "password": "not it at all"}
+    )
     assert wrong.status_code == unknown.status_code == 401
     assert wrong.json() == unknown.json() == {"detail": "Wrong handle or password."}
     # One argon2id verification each, with the same parameters: the same time.
@@ -173,13 +180,18 @@ def test_the_cookie_is_http_only_same_site_and_secure_behind_tls(live, database_
 def test_cross_site_sign_ins_and_sign_outs_are_refused(live):
     ana = signed_in(live, "Ana")
     browser = live.client()
-    assert browser.post(
-        "/api/sessions", json={"handle": ana.handle, "password": PASSWORD},
-        headers={"Origin": live.url},
-    ).status_code == 201
+    assert (
+        browser.post(
+            "/api/sessions",
+            json={"handle": ana.handle, "password": PASSWORD},
+            headers={"Origin": live.url},
+        ).status_code
+        == 201
+    )
     evil = {"Origin": "https://evil.example"}
-    r = browser.post("/api/sessions", json={"handle": ana.handle, "password": PASSWORD},
-                     headers=evil)
+    r = browser.post(
+        "/api/sessions", json={"handle": ana.handle, "password": PASSWORD}, headers=evil
+    )
     assert r.status_code == 403 and r.json()["detail"].startswith("Cross-site request refused")
     assert browser.delete("/api/sessions/current", headers=evil).status_code == 403
     assert browser.post("/api/sessions/device-codes", headers=evil).status_code == 403
@@ -230,11 +242,15 @@ def test_signing_out_everywhere_else(live):
 def test_changing_the_password_signs_out_every_other_device(live, documented):
     ana = signed_in(live, "Ana")
     phone = device(live, ana.handle)
-    wrong = ana.put("/api/accounts/password", json={"password": "not mine!", "new_password": "a new secret"})
+    wrong = ana.put(
+        "/api/accounts/password", json={"password": "not mine!", "new_password": "a new secret"}
+    )
     assert wrong.status_code == 401
     documented(wrong, "PUT", "/api/accounts/password")
     assert phone.get("/api/players/me").status_code == 200
-    r = ana.put("/api/accounts/password", json={"password": PASSWORD, "new_password": "a new secret"})
+    r = ana.put(
+        "/api/accounts/password", json={"password": PASSWORD, "new_password": "a new secret"}
+    )
     documented(r, "PUT", "/api/accounts/password")
     assert r.status_code == 200 and r.json() == {"signed_out": 1}
     assert phone.get("/api/players/me").status_code == 401
@@ -243,7 +259,9 @@ def test_changing_the_password_signs_out_every_other_device(live, documented):
     assert old.status_code == 401
     device(live, ana.handle, "a new secret")
     guest = live.guest("Cy")
-    r = guest.put("/api/accounts/password", json={"password": "whatever1", "new_password": "whatever2"})
+    r = guest.put(
+        "/api/accounts/password", json={"password": "whatever1", "new_password": "whatever2"}
+    )
     assert r.status_code == 409
 
 
@@ -279,3 +297,54 @@ def test_only_a_signed_in_player_makes_device_codes(live):
     r = live.guest("Ana").post("/api/sessions/device-codes")
     assert r.status_code == 403 and "sign-in" in r.json()["detail"]
     assert live.client().post("/api/sessions/device-codes").status_code == 401
+
+
+PHONE = (
+    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/126.0.0.0 Mobile Safari/537.36"
+)
+LAPTOP = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:125.0) Gecko/20100101 Firefox/125.0"
+
+
+def test_the_devices_list_tells_devices_apart(live, documented):
+    ana = live.guest("Ana")
+    ana.headers["User-Agent"] = LAPTOP
+    ana.handle = new_handle()
+    assert (
+        ana.post("/api/accounts", json={"handle": ana.handle, "password": PASSWORD}).status_code
+        == 201
+    )
+    phone = live.client()
+    phone.headers["User-Agent"] = PHONE
+    assert (
+        phone.post("/api/sessions", json={"handle": ana.handle, "password": PASSWORD}).status_code
+        == 201
+    )
+    # The phone was last used an hour ago; its next request brings that up to date.
+    an_hour_ago = (datetime.now(UTC) - timedelta(hours=1)).strftime("%Y-%m-%d %H:%M:%S")
+    asyncio.run(
+        _execute(
+            live.settings.DATABASE_URL,
+            f"update player_sessions set last_used_at = '{an_hour_ago}' "
+            f"where player_id = '{ana.id}' and how = 'sign-in'",
+        )
+    )
+    r = ana.get("/api/sessions")
+    documented(r, "GET", "/api/sessions")
+    laptop, mobile = sorted(r.json(), key=lambda d: d["how"])
+    assert laptop["current"] and not mobile["current"]
+    assert (laptop["browser"], laptop["system"]) == ("Firefox 125", "Windows 10")
+    assert laptop["device"] == "Firefox 125 on Windows 10"
+    assert (mobile["browser"], mobile["system"]) == ("Chrome Mobile 126", "Android 14")
+    assert mobile["created_at"] > mobile["last_used_at"]
+    phone.get("/api/players/me")
+    mobile = next(d for d in ana.get("/api/sessions").json() if d["id"] == mobile["id"])
+    assert mobile["last_used_at"] >= mobile["created_at"]
+    # A script names no browser: it is known by its own name.
+    script = live.client()
+    assert (
+        script.post("/api/sessions", json={"handle": ana.handle, "password": PASSWORD}).status_code
+        == 201
+    )
+    scripted = [d for d in ana.get("/api/sessions").json() if d["device"].startswith("python-")]
+    assert len(scripted) == 1 and scripted[0]["browser"] is None

@@ -2,8 +2,28 @@
 test_ratings."""
 
 import json
+import random
+
+from websockets.sync.client import connect
 
 from tests.app.accounts import device, signed_in
+from tests.app.sockets import Socket, next_lobby
+from tests.app.test_games import play_as
+
+SUSPENDED = "You are suspended: you can watch tables, but not play, host, chat or rename."
+
+
+def stand_ins(sql, game_id):
+    [(found,)] = sql("select stand_ins from games where id = :g", g=game_id)
+    return json.loads(found) if isinstance(found, str) else found
+
+
+def suspend(live, player):
+    """Suspend ``player``, who is signed out everywhere by it, and sign them in again."""
+    r = live.admin().post(f"/api/admin/players/{player.id}/suspension")
+    assert r.status_code == 200, r.text
+    assert player.get("/api/players/me").status_code == 401
+    return device(live, player.handle)
 
 
 def test_look_a_player_up_by_handle(live, documented):
@@ -41,6 +61,9 @@ def test_a_suspended_player_takes_no_seat_and_moves_no_more(database_url, serve,
         r = live.admin().post(f"/api/admin/players/{ana.id}/suspension")
         assert r.status_code == 200, r.text
         assert r.json()["suspended_at"] is not None and r.json()["seats_stood_in"] == 1
+        # Every device is signed out; signed in again, Ana may watch and nothing more.
+        assert r.json()["devices"] == 0 and ana.get("/api/players/me").status_code == 401
+        ana = device(live, ana.handle)
         for refused in (
             ana.post("/api/lobbies", json={"game": "hike"}),
             ana.post("/api/lobbies/join", json={"invite_code": open_lobby["invite_code"]}),
@@ -52,10 +75,7 @@ def test_a_suspended_player_takes_no_seat_and_moves_no_more(database_url, serve,
         r = ana.post(f"/api/games/{game_id}/moves", json={"move": move, "expect_version": 0})
         assert r.status_code == 422
         assert r.json()["detail"] == "You are suspended: the bot plays your seat now."
-        [(stand_ins,)] = sql("select stand_ins from games where id = :g", g=game_id)
-        assert (json.loads(stand_ins) if isinstance(stand_ins, str) else stand_ins) == {
-            "0": "suspended"
-        }
+        assert stand_ins(sql, game_id) == {"0": "suspended"}
         r = live.admin().delete(f"/api/admin/players/{ana.id}/suspension")
         documented(r, "DELETE", "/api/admin/players/{player_id}/suspension")
         assert r.json()["suspended_at"] is None
@@ -93,3 +113,80 @@ def test_each_admin_change_to_a_player_or_ratings_is_in_the_audit_log(live):
     # A refused change writes nothing.
     assert admin.post("/api/admin/players/nobody/suspension").status_code == 404
     assert admin.get("/api/admin/audit", params={"limit": 1}).json()[0] == log[0]
+
+
+def test_a_suspended_players_seat_at_a_lobby_that_starts_later_is_the_bots(live, sql):
+    ben, ana = signed_in(live, "Ben"), signed_in(live, "Ana")
+    lobby = live.lobby(ben, seats=2)
+    assert (
+        ana.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]}).status_code == 200
+    )
+    ana = suspend(live, ana)
+    r = ben.post(f"/api/lobbies/{lobby['id']}/start")
+    assert r.status_code == 201, r.text
+    game_id = r.json()["game_id"]
+    assert stand_ins(sql, game_id) == {"1": "suspended"}
+    move = live.state(ben, game_id)["view"]["legal_moves"][0]["move"]
+    refused = "You are suspended: the bot plays your seat now."
+    r = ana.post(f"/api/games/{game_id}/moves", json={"move": move, "expect_version": 0})
+    assert r.status_code == 422 and r.json()["detail"] == refused
+    socket = Socket(live, game_id, token=ana.token)
+    try:
+        assert socket.view["you"] == 1
+        socket.send({"type": "move", "move": move, "expect_version": 0, "ref": "m"})
+        error = socket.next()
+        assert (error["type"], error["message"]) == ("error", refused)
+    finally:
+        socket.close()
+    # The game goes on for Ben against the bot, and the rated result ranks Ana's seat last.
+    play_as(live, ben, game_id, random.Random(5), lambda s: s["view"]["outcome"] is not None)
+    places = dict(sql("select seat, place from rating_changes where game_id = :g", g=game_id))
+    assert places == {0: 0, 1: 1}
+
+
+def test_a_suspended_host_hosts_no_more(live):
+    ana, ben = signed_in(live, "Ana"), live.guest("Ben")
+    lobby = live.lobby(ana, seats=3)
+    assert (
+        ben.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]}).status_code == 200
+    )
+    with connect(f"{live.ws_url}/ws/lobbies/{lobby['id']}?token={ben.token}") as ws:
+        assert next_lobby(ws)["status"] == "open"
+        ana = suspend(live, ana)
+        # Nobody waits at a table that can no longer start.
+        assert next_lobby(ws)["status"] == "closed"
+    path = f"/api/lobbies/{lobby['id']}"
+    for r in (
+        ana.post(f"{path}/bots", json={"seat": 2, "level": "random"}),
+        ana.post(f"{path}/start"),
+        ana.put(f"{path}/stand_in", json={"level": "random"}),
+        ana.delete(f"{path}/seats/1"),
+        ana.post(f"{path}/invite_code"),
+    ):
+        assert r.status_code == 403 and r.json()["detail"] == SUSPENDED, r.text
+
+
+def test_a_suspended_player_neither_chats_nor_renames(live):
+    ana, ben = signed_in(live, "Ana"), live.guest("Ben")
+    game_id = live.start_game(ana, ben)
+    lobby = live.lobby(ben, seats=2)
+    assert (
+        ana.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]}).status_code == 200
+    )
+    ana = suspend(live, ana)
+    r = ana.patch("/api/players/me", json={"name": "Not Ana"})
+    assert r.status_code == 403 and r.json()["detail"] == SUSPENDED
+    socket = Socket(live, game_id, token=ana.token)
+    try:
+        socket.send({"type": "chat", "text": "hello", "ref": "c"})
+        error = socket.next()
+        assert (error["type"], error["message"]) == ("error", SUSPENDED)
+    finally:
+        socket.close()
+    with connect(f"{live.ws_url}/ws/lobbies/{lobby['id']}?token={ana.token}") as ws:
+        next_lobby(ws)
+        ws.send(json.dumps({"type": "chat", "text": "hello"}))
+        assert json.loads(ws.recv(timeout=10))["message"] == SUSPENDED
+    assert ben.get(f"/api/games/{game_id}/chat").json() == []
+    assert ben.get(f"/api/lobbies/{lobby['id']}/chat").json() == []
+    assert ben.get("/api/players/" + ana.handle).json()["name"] == "Ana"

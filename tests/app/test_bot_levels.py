@@ -57,9 +57,19 @@ def test_a_stand_in_level_the_game_has_no_bot_for_is_refused(live):
 def test_the_stand_in_plays_an_away_or_conceded_seat_at_the_hosts_level():
     game = get_game("hike")
     seats = [SimpleNamespace(seat=0, bot=None), SimpleNamespace(seat=1, bot="heuristic")]
-    snap = Snapshot(id="g", kind="hike", game=game, version=3, status="active", seed=5,
-                    seed_commitment="", state=game.setup(2, game.options({}), 5), seats=seats,
-                    stand_ins={0: "conceded"}, chosen_stand_in="random")
+    snap = Snapshot(
+        id="g",
+        kind="hike",
+        game=game,
+        version=3,
+        status="active",
+        seed=5,
+        seed_commitment="",
+        state=game.setup(2, game.options({}), 5),
+        seats=seats,
+        stand_ins={0: "conceded"},
+        chosen_stand_in="random",
+    )
     assert _turn(snap, 0)[0] == "random" and _turn(snap, 1)[0] == "heuristic"
     snap.chosen_stand_in = None
     assert _turn(snap, 0)[0] == "heuristic"

@@ -28,7 +28,12 @@ def snapshot(kind: str = "summer-camp", seed: int = 7, level: str = "heuristic")
     game = get_game(kind)
     state = game.setup(2, game.options({}), seed)
     return SimpleNamespace(
-        id="g1", kind=kind, game=game, state=state, seed=seed, version=0,
+        id="g1",
+        kind=kind,
+        game=game,
+        state=state,
+        seed=seed,
+        version=0,
         bot_level=lambda seat: level,
     )
 
@@ -170,7 +175,7 @@ def _cpu_ticks(pid: int) -> int:
     return int(fields[11]) + int(fields[12])
 
 
-async def test_the_budget_setting_reaches_the_bot_through_engine_core_decide(monkeypatch):
+async def test_the_budget_setting_reaches_the_bot_through_engine_bots_decide(monkeypatch):
     asked = []
 
     def decide(game, bot, state, seat, legal, rng, budget=None):

@@ -99,3 +99,39 @@ async def test_a_publish_that_cannot_reach_redis_is_logged_not_raised(buses, cap
     with caplog.at_level(logging.ERROR, logger="app.bus"):
         await bus.publish("game:1", "3")
     assert "could not publish '3' on game:1" in caplog.text
+
+
+async def test_notices_still_waiting_are_published_on_closing(buses, redis_url, redis_prefix):
+    """The last change of a stopping instance, or of a task run from the command line, still
+    reaches the sockets of the others."""
+    listening = buses()
+    async with listening.subscribe("game:7") as sub:
+        leaving = RedisBus(redis_url, redis_prefix)
+        leaving.publish_soon("game:7", "3!")
+        await leaving.close()
+        assert await receive(sub) == "3!"
+
+
+async def test_closing_stops_the_health_check_even_as_a_ping_answers(buses, monkeypatch):
+    """The health check is cancelled in the very turn of the loop its ping answers in: it must
+    stop all the same (Python 3.11's ``wait_for`` returned the ping's answer and swallowed the
+    cancellation, so the check ran on and the instance never finished shutting down)."""
+    bus = buses()
+    monkeypatch.setattr(bus, "CHECK_EVERY", 0)
+    loop = asyncio.get_running_loop()
+    asked, answer = asyncio.Event(), loop.create_future()
+    answers = [answer]
+
+    async def ping() -> bool:
+        # The first ping answers when told; any later one never does.
+        asked.set()
+        return await (answers.pop() if answers else loop.create_future())
+
+    monkeypatch.setattr(bus._publisher, "ping", ping)
+    bus.publish_soon("game:1", "1")  # starts the publisher and the health check
+    await asyncio.wait_for(asked.wait(), 10)
+    answer.set_result(True)
+    closing = asyncio.ensure_future(bus.close())
+    # A bound on waiting, so that a check that runs on fails the test instead of hanging it.
+    await asyncio.wait([closing], timeout=10)
+    assert closing.done() and bus._checker.done(), "the health check ran on"

@@ -85,6 +85,6 @@ def test_the_lobby_chats_before_the_start(live, documented):
         line = json.loads(other.recv(timeout=10))
         assert line["type"] == "chat" and line["name"] == "Ana" and line["text"] == "ready?"
         assert json.loads(ws.recv(timeout=10)) == line
-    r = live.client().get(f"/api/lobbies/{lobby['id']}/chat")
+    r = ben.get(f"/api/lobbies/{lobby['id']}/chat")
     documented(r, "GET", "/api/lobbies/{lobby_id}/chat")
     assert r.json() == [line]

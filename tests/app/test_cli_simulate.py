@@ -13,6 +13,8 @@ def test_simulate_with_options(capsys):
 
 def test_simulate_refuses_bad_options(capsys):
     assert campground(["simulate", "pinetop", "--games", "1", "--options", '{"fog": 1}']) == 2
-    assert "--options: Invalid options: fog: Extra inputs are not permitted" in capsys.readouterr().err
+    assert (
+        "--options: Invalid options: fog: Extra inputs are not permitted" in capsys.readouterr().err
+    )
     assert campground(["simulate", "pinetop", "--games", "1", "--options", "{"]) == 2
     assert "--options:" in capsys.readouterr().err

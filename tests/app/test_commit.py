@@ -16,7 +16,7 @@ from app.db import Database
 from app.services.clock import Timing
 from app.services.errors import StaleVersion
 from app.services.commit import commit_move
-from app.services.games import load_snapshot
+from app.services.game_loading import load_snapshot
 from engine.core import IllegalMove
 from tests.app.conftest import query
 
@@ -38,13 +38,26 @@ WRITE_PATHS = pytest.mark.parametrize(
 )
 
 
-def commit(database_url: str, game_id: str, seat: int, move: dict, version: int, known,
-           one_statement: bool = True):
+def commit(
+    database_url: str,
+    game_id: str,
+    seat: int,
+    move: dict,
+    version: int,
+    known,
+    one_statement: bool = True,
+):
     async def run():
         db = Database(database_url)
         try:
             return await commit_move(
-                db, game_id, seat, move, version, timing=Timing(0, 60), known=known,
+                db,
+                game_id,
+                seat,
+                move,
+                version,
+                timing=Timing(0, 60),
+                known=known,
                 one_statement=one_statement,
             )
         finally:
@@ -77,9 +90,7 @@ def test_a_move_after_a_concession_is_refused_whatever_the_copy_says(
 
 
 @WRITE_PATHS
-def test_a_move_after_an_abort_is_refused_whatever_the_copy_says(
-    live, database_url, one_statement
-):
+def test_a_move_after_an_abort_is_refused_whatever_the_copy_says(live, database_url, one_statement):
     players, game_id = four_seats(live)
     copy = held_copy(database_url, game_id)
     seat = copy.game.to_act(copy.state)[0]
@@ -119,7 +130,9 @@ def test_a_dropped_database_connection_is_not_handed_out_again(live, database_ur
             async with db.autocommit() as conn:
                 backend = await conn.scalar(text("SELECT pg_backend_pid()"))
             await query(database_url, f"SELECT pg_terminate_backend({backend})")
-            while await query(database_url, f"SELECT 1 FROM pg_stat_activity WHERE pid = {backend}"):
+            while await query(
+                database_url, f"SELECT 1 FROM pg_stat_activity WHERE pid = {backend}"
+            ):
                 await asyncio.sleep(0.05)
             with pytest.raises(Exception) as dropped:
                 await commit_move(

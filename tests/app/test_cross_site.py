@@ -74,3 +74,25 @@ def test_api_answers_are_not_sniffed_or_framed(live):
     r = live.client().get("/api/games")
     assert r.headers["x-content-type-options"] == "nosniff"
     assert r.headers["x-frame-options"] == "DENY"
+
+
+@pytest.mark.parametrize("authorization", ["Bearer", "junk", "Basic eA=="])
+def test_a_cookie_post_from_another_origin_is_refused_whatever_authorization_it_adds(
+    live, lobby_and_victim, authorization
+):
+    lobby, victim = lobby_and_victim
+    r = victim.post(
+        f"/api/lobbies/{lobby['id']}/join", headers={"Origin": EVIL, "Authorization": authorization}
+    )
+    assert r.status_code == 403 and "Cross-site" in r.json()["detail"]
+    assert live.client().get(f"/api/lobbies/{lobby['id']}").json()["seats"][1]["player"] is None
+
+
+def test_a_bearer_token_beside_the_cookie_is_checked_for_its_origin_too(live, lobby_and_victim):
+    lobby, victim = lobby_and_victim
+    ben = live.guest("Ben 2")
+    r = victim.post(
+        f"/api/lobbies/{lobby['id']}/join",
+        headers={"Origin": EVIL, "Authorization": f"Bearer {ben.token}"},
+    )
+    assert r.status_code == 403

@@ -20,8 +20,9 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from app.migrate import upgrade
-from tests.app.conftest import POSTGRES_URL, LiveServer, _execute, settings_for
+from tests.app.conftest import POSTGRES_URL, LiveServer, _execute, running, settings_for
 from tests.app.sockets import Socket
+from tests.app.test_metrics import figures_until, scrape, value
 
 pytestmark = pytest.mark.postgres
 
@@ -31,9 +32,7 @@ class Outage:
 
     def __init__(self, name: str):
         self.name = name
-        self.url = make_url(POSTGRES_URL).set(database=name).render_as_string(
-            hide_password=False
-        )
+        self.url = make_url(POSTGRES_URL).set(database=name).render_as_string(hide_password=False)
 
     def _admin(self, *statements: str) -> None:
         asyncio.run(_execute(POSTGRES_URL, *statements, autocommit=True))
@@ -64,8 +63,7 @@ def outage(postgres_url) -> Iterator[Outage]:
         yield away
     finally:
         away.up()
-        asyncio.run(_execute(POSTGRES_URL, f'DROP DATABASE "{name}" WITH (FORCE)',
-                             autocommit=True))
+        asyncio.run(_execute(POSTGRES_URL, f'DROP DATABASE "{name}" WITH (FORCE)', autocommit=True))
 
 
 @pytest.fixture
@@ -94,8 +92,9 @@ def test_while_the_database_is_away_every_call_is_told_to_retry(live, outage):
         unavailable_answer(ana.get(f"/api/games/{game_id}/state"))
         unavailable_answer(live.client().post("/api/players", json={"name": "Cal"}))
         unavailable_answer(ana.post("/api/lobbies", json={"game": "hike"}))
-        unavailable_answer(ana.post(f"/api/games/{game_id}/moves",
-                                    json={"move": move, "expect_version": 0}))
+        unavailable_answer(
+            ana.post(f"/api/games/{game_id}/moves", json={"move": move, "expect_version": 0})
+        )
 
         socket.send({"type": "move", "ref": "m1", "move": move, "expect_version": 0})
         error = socket.next()
@@ -174,3 +173,37 @@ def test_the_page_is_told_to_retry_not_shown_a_failure(live, outage):
         outage.up()
         ws.send(json.dumps({"type": "chat", "text": "hello", "ref": "c2"}))
         assert json.loads(ws.recv(timeout=10))["type"] == "chat"
+
+
+def test_metrics_answer_while_the_database_is_away(outage):
+    """Every figure stays on /metrics through an outage: those read from the database are the
+    last sample's, with its age and ``campground_db_up`` 0."""
+    with running(settings_for(outage.url, METRICS_SAMPLE_EVERY=0.05)) as live:
+        ana = live.guest("Ana")
+        game_id = live.start_game(ana, live.guest("Ben"))
+        figures_until(
+            live.client(), lambda f: value(f, "campground_games_active", game="hike") == 1
+        )
+        outage.down()
+        away = figures_until(live.client(), lambda f: value(f, "campground_db_up") == 0)
+        assert value(away, "campground_games_active", game="hike") == 1
+        assert value(away, "campground_moves_committed_total", game="hike", played_by="person") >= 0
+        assert ("campground_db_sample_age_seconds", frozenset()) in away
+        unavailable_answer(ana.get(f"/api/games/{game_id}/state"))
+        older = scrape(live.client())
+        assert value(older, "campground_db_sample_age_seconds") >= value(
+            away, "campground_db_sample_age_seconds"
+        )
+        outage.up()
+        figures_until(live.client(), lambda f: value(f, "campground_db_up") == 1)
+
+
+def test_live_answers_and_ready_fails_while_the_database_is_away(live, outage):
+    assert live.client().get("/health/ready").json() == {"database": "ok", "redis": "off"}
+    outage.down()
+    r = live.client().get("/health/ready")
+    assert (r.status_code, r.json()) == (503, {"database": "unavailable", "redis": "off"})
+    r = live.client().get("/health/live")
+    assert (r.status_code, r.json()) == (200, {"status": "ok"})
+    outage.up()
+    assert live.client().get("/health/ready").status_code == 200

@@ -4,6 +4,8 @@ players, abandoned tables and idle lobbies."""
 from __future__ import annotations
 
 import asyncio
+import logging
+import threading
 import time
 from datetime import UTC, datetime, timedelta
 
@@ -12,11 +14,13 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import create_async_engine
 from websockets.sync.client import connect
 
+from app.bots import BotWorkers
 from app.db import Database
 from app.models import Game
 from app.services.clock import Clock, Timing
 from app.services.errors import StaleVersion
 from app.services.commit import commit_move
+from tests.app.notice_play import wants_mail
 from tests.app.processes import spawned
 from tests.app.sockets import Socket, next_lobby
 
@@ -48,9 +52,10 @@ def test_a_bot_turn_left_by_a_killed_instance_is_played_once_by_the_survivor(
     database_url, redis_url, redis_prefix, tmp_path
 ):
     settings = {"REDIS_URL": redis_url, "REDIS_PREFIX": redis_prefix, "BOT_DELAY": 1}
-    with spawned(tmp_path / "a.log", database_url, **settings) as a, spawned(
-        tmp_path / "b.log", database_url, **settings
-    ) as b:
+    with (
+        spawned(tmp_path / "a.log", database_url, **settings) as a,
+        spawned(tmp_path / "b.log", database_url, **settings) as b,
+    ):
         ana = a.guest("Ana")
         game_id = a.start_game(ana, bots=("random",))
         # Ana's move on A hands the turn to the bot; A owns it and dies before it moves.
@@ -80,17 +85,22 @@ def run_sql(database_url, statement):
     return asyncio.run(go())
 
 
-def time_runs_out(database_url, game_id, seat):
-    """``seat``'s deadline passes now: as if its person had left the table ``turn_seconds`` ago."""
+def deadline_at(database_url, game_id, seat, when: datetime) -> None:
+    """``seat``'s deadline (and the game's next) is ``when``, as if its turn had started
+    ``turn_seconds`` before it."""
     row = run_sql(database_url, select(Game.clock).where(Game.id == game_id)).one()
     clock = Clock.load(row.clock)
-    past = datetime.now(UTC) - timedelta(seconds=1)
     assert seat in clock.deadlines, "only a person who is to act has a deadline"
-    clock.deadlines[seat] = past
+    clock.deadlines[seat] = when
     run_sql(
         database_url,
-        update(Game).where(Game.id == game_id).values(clock=clock.dump(), due_at=past),
+        update(Game).where(Game.id == game_id).values(clock=clock.dump(), due_at=when),
     )
+
+
+def time_runs_out(database_url, game_id, seat):
+    """``seat``'s deadline passes now: as if its person had left the table ``turn_seconds`` ago."""
+    deadline_at(database_url, game_id, seat, datetime.now(UTC) - timedelta(seconds=1))
 
 
 def seat_of(view, seat):
@@ -231,9 +241,10 @@ def test_a_deadline_that_ran_out_while_no_server_ran_is_acted_on_after_the_resta
         assert moves[state["version"]]["seat"] == late
 
 
-def test_a_game_everyone_has_left_waits_then_is_aborted(database_url, serve):
-    with serve(database_url, DEADLINE_POLL=0.05, ABANDON_AFTER=1) as live:
+def test_a_game_everyone_has_left_waits_then_is_aborted(database_url, serve, sql):
+    with serve(database_url, DEADLINE_POLL=0.05, ABANDON_AFTER=1, NOTICE_POLL=0) as live:
         ana = live.guest("Ana")
+        wants_mail(database_url, ana.id)
         game_id = live.start_game(ana, bots=("random",))
         state = until_acting(live, game_id, 0, [ana])
         time_runs_out(database_url, game_id, 0)
@@ -242,6 +253,13 @@ def test_a_game_everyone_has_left_waits_then_is_aborted(database_url, serve):
         assert ended["view"]["table"]["status"] == "aborted"
         assert ended["version"] == state["version"] + 1
         assert seat_of(ended["view"], 0)["away"] is True
+        # Ana, away, hears of it off the site.
+        told = sql(
+            "select kind, detail from notices where game_id = :g and player_id = :p",
+            g=game_id,
+            p=ana.id,
+        )
+        assert [tuple(row) for row in told] == [("ended", "aborted")]
 
 
 def test_the_admin_lists_overdue_deadlines_and_away_seats(database_url, serve):
@@ -299,3 +317,81 @@ def test_a_bot_move_for_a_seat_its_person_plays_is_refused(database_url, serve):
             with pytest.raises(StaleVersion):
                 asyncio.run(bot_moves(game_id, seat, move, state["version"], played_by))
         assert live.state(ana, game_id) == state
+
+
+def test_taking_back_gives_no_time_back(database_url, serve):
+    """A step that can be taken back and its undoing keep the deadline the turn started with:
+    putting a coin down on a card and taking it back again and again does not keep the seat from being
+    marked away once that deadline passes."""
+    with serve(database_url, DEADLINE_POLL=0) as live:
+        ana, ben = live.guest("Ana"), live.guest("Ben")
+        game_id = live.start_game(ana, ben, game="camping-life")
+        state = live.state(ana, game_id)
+        seat = state["view"]["to_act"][0]
+        mover = (ana, ben)[seat]
+        # Earlier than a fresh turn's (180 s from now), so a deadline started again shows.
+        deadline_at(
+            database_url,
+            game_id,
+            seat,
+            datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=100),
+        )
+        state = live.state(mover, game_id)
+        started = seat_of(state["view"], seat)["deadline"]
+
+        def send(move: dict) -> dict:
+            body = {"move": move, "expect_version": state["version"]}
+            r = mover.post(f"/api/games/{game_id}/moves", json=body)
+            assert r.status_code == 200, r.text
+            return r.json()
+
+        def step() -> dict:
+            legal = [e["move"] for e in state["view"]["legal_moves"]]
+            return next(m for m in legal if m["type"] == "bid_card")
+
+        for _ in range(3):
+            state = send(step())
+            assert {"type": "undo"} in [e["move"] for e in state["view"]["legal_moves"]]
+            assert seat_of(state["view"], seat)["deadline"] == started
+            state = send({"type": "undo"})
+            assert seat_of(state["view"], seat)["deadline"] == started
+        # The turn's deadline passes; a step then does not start it again: the stand-in
+        # plays the seat, which is marked away.
+        time_runs_out(database_url, game_id, seat)
+        state = live.state(mover, game_id)
+        send(step())
+        live.wait_for(mover, game_id, lambda s: seat_of(s["view"], seat)["away"])
+
+
+def test_an_admin_abort_racing_a_bots_deadline_is_logged_as_expected(
+    database_url, serve, monkeypatch, caplog
+):
+    """The admin aborts the game while its bot thinks out its move: the bot's move is refused,
+    which the deadline's task logs at INFO, without a traceback or an error."""
+    thinking, go_on = threading.Event(), threading.Event()
+    chosen = BotWorkers.move
+
+    async def held(self, snap, seat):
+        thinking.set()
+        await asyncio.to_thread(go_on.wait, 30)
+        return await chosen(self, snap, seat)
+
+    monkeypatch.setattr(BotWorkers, "move", held)
+    with serve(database_url, DEADLINE_POLL=0) as live:
+        ana = live.guest("Ana")
+        game_id = live.start_game(ana, bots=("random",))
+        with caplog.at_level(logging.INFO, logger="app.deadlines"):
+            play_until(live, ana, game_id, lambda s: 0 not in s["view"]["to_act"])
+            assert thinking.wait(30), "the bot's deadline never came"
+            r = live.admin().post(f"/api/admin/games/{game_id}/abort")
+            assert r.status_code == 200, r.text
+            go_on.set()
+            for _ in range(500):
+                said = [r for r in caplog.records if r.name == "app.deadlines"]
+                if said:
+                    break
+                threading.Event().wait(0.01)
+        moves = live.admin().get(f"/api/admin/games/{game_id}/moves").json()
+    assert [(r.levelno, r.exc_info) for r in said] == [(logging.INFO, None)], caplog.text
+    assert "aborted" in said[0].getMessage()
+    assert all(m["seat"] == 0 for m in moves)

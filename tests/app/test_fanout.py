@@ -54,7 +54,9 @@ def counted(monkeypatch):
 def test_each_view_and_patch_is_built_once_per_version(live, counted, monkeypatch):
     ana, ben = live.guest("Ana"), live.guest("Ben")
     game_id = live.start_game(ana, ben)
-    seats = [Socket(live, game_id, ana.token) for _ in range(3)] + [Socket(live, game_id, ben.token)]
+    seats = [Socket(live, game_id, ana.token) for _ in range(3)] + [
+        Socket(live, game_id, ben.token)
+    ]
     spectators = [Socket(live, game_id) for _ in range(6)]
     loads = Counter()
     snapshot = live.app.state.ctx.snapshot
@@ -93,7 +95,7 @@ def test_each_view_and_patch_is_built_once_per_version(live, counted, monkeypatc
 
 def test_one_lobby_load_per_change_however_many_sockets(live, counted):
     ana, ben = live.guest("Ana"), live.guest("Ben")
-    lobby = live.lobby(ana, seats=2)
+    lobby = live.lobby(ana, seats=2, private=False)
     url = f"{live.ws_url}/ws/lobbies/{lobby['id']}"
     with contextlib.ExitStack() as stack:
         sockets = [stack.enter_context(connect(url)) for _ in range(10)]
@@ -139,7 +141,7 @@ def test_sockets_beyond_the_cap_on_the_instance_are_refused(database_url):
     with running(settings_for(database_url, WS_MAX_PER_INSTANCE=2)) as live:
         ana = live.guest("Ana")
         game_id = live.start_game(ana, live.guest("Ben"))
-        lobby = live.lobby(ana)
+        lobby = live.lobby(ana, private=False)
         first = Socket(live, game_id)
         with connect(f"{live.ws_url}/ws/lobbies/{lobby['id']}") as ws:
             next_lobby(ws)

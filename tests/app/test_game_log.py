@@ -2,7 +2,9 @@
 the new entries, and older ones come a page at a time."""
 
 import random
+import threading
 
+from app.services import game_log
 from app.services.game_log import SHOWN
 from engine.core import log_view, play
 from engine.registry import get_game
@@ -30,16 +32,20 @@ def test_patches_append_entries_and_older_ones_come_by_page(live, documented):
     try:
         first = watcher.view
         assert first["log_length"] == len(first["log"]) > 0
-        end = play_as(live, ana, game_id, random.Random(2),
-                      lambda s: s["view"]["log_length"] > SHOWN + 20)
+        end = play_as(
+            live, ana, game_id, random.Random(2), lambda s: s["view"]["log_length"] > SHOWN + 20
+        )
         held = list(first["log"])
         while watcher.version < end["version"]:
             message = watcher.recv()
             assert message["type"] == "patch", message
             log_ops = [op for op in message["ops"] if op["path"].startswith("/log")]
             # Only appended entries and the new length: never a diff of the whole log.
-            assert all(op["op"] == "add" and op["path"] == "/log/-" for op in log_ops
-                       if op["path"] != "/log_length")
+            assert all(
+                op["op"] == "add" and op["path"] == "/log/-"
+                for op in log_ops
+                if op["path"] != "/log_length"
+            )
             held += [op["value"] for op in log_ops if op["path"] == "/log/-"]
             watcher.apply(message)
             assert len(held) == watcher.view["log_length"]
@@ -68,3 +74,19 @@ def test_patches_append_entries_and_older_ones_come_by_page(live, documented):
     assert live.client().get(f"/api/games/{game_id}/log?limit=201").status_code == 422
     assert live.client().get(f"/api/games/{game_id}/log?before=-1").status_code == 422
     assert live.client().get("/api/games/nope/log").status_code == 404
+
+
+def test_a_page_is_made_off_the_event_loop(live, monkeypatch):
+    made = []
+    real = game_log.encoded_page
+
+    def encoded_page(*args):
+        made.append(threading.current_thread())
+        return real(*args)
+
+    monkeypatch.setattr(game_log, "encoded_page", encoded_page)
+    ana = live.guest("Ana")
+    game_id = live.start_game(ana, bots=("random",))
+    r = live.client().get(f"/api/games/{game_id}/log", params={"before": 1})
+    assert r.status_code == 200 and r.json()["entries"]
+    assert [t.name.split("_")[0] for t in made] == ["pages"] and live.thread not in made

@@ -54,4 +54,3 @@ def test_forwarded_headers_from_a_trusted_proxy_are_believed(database_url, serve
         assert r.status_code == 201
         again = live.client().post("/api/players", json={"name": "Cy"}, headers=FORWARDED)
         assert again.status_code == 429
-

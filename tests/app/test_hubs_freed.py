@@ -28,8 +28,10 @@ def alive() -> list:
 
 def held_by(objects: list) -> list[str]:
     """What keeps each object alive, for the failure message."""
-    return [f"{type(o).__name__} held by {[type(r).__name__ for r in gc.get_referrers(o)]}"
-            for o in objects]
+    return [
+        f"{type(o).__name__} held by {[type(r).__name__ for r in gc.get_referrers(o)]}"
+        for o in objects
+    ]
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from sqlalchemy import event
 
 from engine.registry import get_game
 
-UNRESERVED = {"reserved_for": None, "reserved_until": None, "rating": None}
+UNRESERVED = {"reserved_for": None, "reserved_until": None, "rating": None, "unrated_because": None}
 
 
 def test_create_lobby_defaults(live):
@@ -17,8 +17,12 @@ def test_create_lobby_defaults(live):
     assert lobby["private"] is True and lobby["status"] == "open" and lobby["game_id"] is None
     assert lobby["host_id"] == ana.id and lobby["you"] == 0
     assert lobby["seats"] == [
-        {"seat": 0, "player": {"id": ana.id, "name": "Ana", "handle": None}, "bot": None,
-         **UNRESERVED},
+        {
+            "seat": 0,
+            "player": {"id": ana.id, "name": "Ana", "handle": None},
+            "bot": None,
+            **UNRESERVED,
+        },
         {"seat": 1, "player": None, "bot": None, **UNRESERVED},
     ]
     assert lobby["rated"] is False  # a guest's table
@@ -40,9 +44,7 @@ def test_create_lobby_needs_a_player(live):
         ("POST", "/api/lobbies/{lobby_id}/start", None),
     ],
 )
-def test_lobby_changes_without_a_player_are_a_documented_401(
-    live, documented, method, path, body
-):
+def test_lobby_changes_without_a_player_are_a_documented_401(live, documented, method, path, body):
     lobby = live.lobby(live.guest())
     url = path.format(lobby_id=lobby["id"], seat=1)
     r = live.client().request(method, url, json=body)
@@ -157,10 +159,13 @@ def test_public_listing_shows_open_public_lobbies_newest_first(live):
 
 def test_invite_code_is_shown_to_members_only(live):
     ana, ben = live.guest("Ana"), live.guest("Ben")
-    lobby = live.lobby(ana)
-    seen_by_stranger = ben.get(f"/api/lobbies/{lobby['id']}").json()
-    assert seen_by_stranger["invite_code"] is None and seen_by_stranger["invite_url"] is None
-    assert ana.get(f"/api/lobbies/{lobby['id']}").json()["invite_code"] == lobby["invite_code"]
+    for private in (False, True):
+        lobby = live.lobby(ana, private=private)
+        # A private lobby is seen by whoever holds its invite code (``test_watching.py``).
+        invite = {"invite": lobby["invite_code"]} if private else {}
+        seen_by_stranger = ben.get(f"/api/lobbies/{lobby['id']}", params=invite).json()
+        assert seen_by_stranger["invite_code"] is None and seen_by_stranger["invite_url"] is None
+        assert ana.get(f"/api/lobbies/{lobby['id']}").json()["invite_code"] == lobby["invite_code"]
     assert live.client().get("/api/lobbies/nope").status_code == 404
 
 
@@ -353,8 +358,13 @@ def test_on_postgresql_lobby_changes_run_on_asyncpg_itself(live, step):
         "leave": lambda: ben.post(f"/api/lobbies/{lobby['id']}/leave"),
         "start": lambda: ana.post(f"/api/lobbies/{lobby['id']}/start"),
     }
-    order = {"create": [], "join": ["join"], "bot": ["bot"], "leave": ["join", "leave"],
-             "start": ["join", "start"]}[step]
+    order = {
+        "create": [],
+        "join": ["join"],
+        "bot": ["bot"],
+        "leave": ["join", "leave"],
+        "start": ["join", "start"],
+    }[step]
     for earlier in order[:-1]:
         assert steps[earlier]().status_code == 200
     if order:

@@ -23,6 +23,8 @@ def test_lobby_flows_follow_the_model(live):
             self.id, self.code, self.private = lobby["id"], lobby["invite_code"], private
             self.seats: list = [("player", 0)] + [None] * (seats - 1)
             self.started = self.closed = False
+            # The people the host took out of a seat: they may not join again.
+            self.removed: set[int] = set()
 
         @property
         def ended(self):
@@ -45,7 +47,11 @@ def test_lobby_flows_follow_the_model(live):
                 expected = 200
             elif self.private and not by_code:
                 expected = 403
-            elif self.ended or not free:
+            elif self.ended:
+                expected = 409
+            elif who in self.removed:
+                expected = 403
+            elif not free:
                 expected = 409
             else:
                 expected = 200
@@ -98,6 +104,8 @@ def test_lobby_flows_follow_the_model(live):
                 expected = 409
             else:
                 expected = 200
+                if self.seats[seat][0] == "player":
+                    self.removed.add(self.seats[seat][1])
                 self.seats[seat] = None
             assert r.status_code == expected, r.text
 

@@ -17,6 +17,9 @@ def test_the_host_removes_a_person_and_they_see_it(live, documented):
         assert r.status_code == 200 and r.json()["seats"][1]["player"] is None
         seen = next_lobby(ws)
         assert seen["you"] is None and seen["seats"][1]["player"] is None
+        # Told that they cannot sit down again, where the host and the others are not.
+        assert seen["removed"] is True
+        assert r.json()["removed"] is False
     r = ana.delete(f"/api/lobbies/{lobby['id']}/seats/0")
     assert r.status_code == 409 and "own seat" in r.json()["detail"]
 
@@ -54,6 +57,7 @@ def test_a_removed_player_cannot_rejoin_until_a_new_invite_code(live, documented
         assert again.status_code == 403
         assert again.json()["detail"] == "The host removed you from this lobby."
     assert ana.get(f"/api/lobbies/{lobby['id']}").json()["seats"][1]["player"] is None
+    assert ben.get(f"/api/lobbies/{lobby['id']}").json()["removed"] is True
     # Someone else still joins with the same code.
     assert cal.post("/api/lobbies/join", json={"invite_code": code}).json()["you"] == 1
 
@@ -76,4 +80,5 @@ def test_a_removed_player_cannot_rejoin_until_a_new_invite_code(live, documented
         )
     documented(ben.get(f"/api/lobbies/invite/{code}"), "GET", "/api/lobbies/invite/{invite_code}")
     # Invited again, with the new code.
+    assert ben.get(f"/api/lobbies/{lobby['id']}").json()["removed"] is False
     assert ben.post("/api/lobbies/join", json={"invite_code": new}).json()["you"] == 2

@@ -17,7 +17,8 @@ from app.migrate import alembic_config, upgrade
 from app.services import records
 from app.services.game_log import SHOWN
 from app.services.replays import Replays
-from app.services.games import commitment, final_outcome, load_snapshot
+from app.services.game_loading import load_snapshot
+from app.services.games import commitment, final_outcome
 from engine.core import log_view, play
 from engine.registry import get_game
 from tests.app.conftest import POSTGRES_URL, _execute
@@ -27,20 +28,50 @@ SEED = 11
 AT = datetime(2026, 12, 1, tzinfo=UTC)
 
 games = sa.table(
-    "games", *(sa.column(c) for c in ("id", "kind", "seed_commitment", "seed", "version",
-                                      "status", "created_at", "updated_at", "finished_at",
-                                      "seats_version", "rated")),
+    "games",
+    *(
+        sa.column(c)
+        for c in (
+            "id",
+            "kind",
+            "seed_commitment",
+            "seed",
+            "version",
+            "status",
+            "created_at",
+            "updated_at",
+            "finished_at",
+            "seats_version",
+            "rated",
+        )
+    ),
     *(sa.column(c, sa.JSON) for c in ("options", "state", "outcome", "clock", "stand_ins")),
 )
 players = sa.table("players", *(sa.column(c) for c in ("id", "name", "token_hash", "created_at")))
 lobbies = sa.table(
-    "lobbies", *(sa.column(c) for c in ("id", "game", "seat_count", "private", "invite_code",
-                                        "host_id", "status", "game_id", "created_at")),
+    "lobbies",
+    *(
+        sa.column(c)
+        for c in (
+            "id",
+            "game",
+            "seat_count",
+            "private",
+            "invite_code",
+            "host_id",
+            "status",
+            "game_id",
+            "created_at",
+        )
+    ),
     sa.column("options", sa.JSON),
 )
 seats = sa.table("seats", *(sa.column(c) for c in ("lobby_id", "seat", "player_id", "bot_level")))
-moves = sa.table("moves", *(sa.column(c) for c in ("game_id", "seq", "seat", "created_at")),
-                 sa.column("move", sa.JSON))
+moves = sa.table(
+    "moves",
+    *(sa.column(c) for c in ("game_id", "seq", "seat", "created_at")),
+    sa.column("move", sa.JSON),
+)
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -87,29 +118,67 @@ async def store_the_old_way(url: str, game_id: str, moves_made: int | None):
     try:
         async with engine.begin() as conn:
             host = f"p{game_id[1:]}"
-            await conn.execute(players.insert().values(
-                id=host, name="Ana", token_hash=host, created_at=AT))
-            await conn.execute(games.insert().values(
-                id=game_id, kind=GAME.id, options={}, seed_commitment=commitment(SEED),
-                seed=SEED, state=old_state, version=len(made),
-                status="finished" if outcome else "active",
-                outcome=final_outcome(outcome, {}) if outcome else None, created_at=AT,
-                updated_at=AT, finished_at=AT if outcome else None, stand_ins={},
-                seats_version=0, rated=False, clock={},
-            ))
-            await conn.execute(lobbies.insert().values(
-                id=f"l{game_id[1:]}", game=GAME.id, options={}, seat_count=2, private=False,
-                invite_code=game_id[:16], host_id=host, status="started", game_id=game_id,
-                created_at=AT,
-            ))
-            await conn.execute(seats.insert(), [
-                {"lobby_id": f"l{game_id[1:]}", "seat": 0, "player_id": host, "bot_level": None},
-                {"lobby_id": f"l{game_id[1:]}", "seat": 1, "player_id": None, "bot_level": "random"},
-            ])
-            await conn.execute(moves.insert(), [
-                {"game_id": game_id, "seq": k, "seat": seat, "move": move, "created_at": AT}
-                for k, (seat, move) in enumerate(made, start=1)
-            ])
+            await conn.execute(
+                players.insert().values(id=host, name="Ana", token_hash=host, created_at=AT)
+            )
+            await conn.execute(
+                games.insert().values(
+                    id=game_id,
+                    kind=GAME.id,
+                    options={},
+                    seed_commitment=commitment(SEED),
+                    seed=SEED,
+                    state=old_state,
+                    version=len(made),
+                    status="finished" if outcome else "active",
+                    outcome=final_outcome(outcome, {}) if outcome else None,
+                    created_at=AT,
+                    updated_at=AT,
+                    finished_at=AT if outcome else None,
+                    stand_ins={},
+                    seats_version=0,
+                    rated=False,
+                    clock={},
+                )
+            )
+            await conn.execute(
+                lobbies.insert().values(
+                    id=f"l{game_id[1:]}",
+                    game=GAME.id,
+                    options={},
+                    seat_count=2,
+                    private=False,
+                    invite_code=game_id[:16],
+                    host_id=host,
+                    status="started",
+                    game_id=game_id,
+                    created_at=AT,
+                )
+            )
+            await conn.execute(
+                seats.insert(),
+                [
+                    {
+                        "lobby_id": f"l{game_id[1:]}",
+                        "seat": 0,
+                        "player_id": host,
+                        "bot_level": None,
+                    },
+                    {
+                        "lobby_id": f"l{game_id[1:]}",
+                        "seat": 1,
+                        "player_id": None,
+                        "bot_level": "random",
+                    },
+                ],
+            )
+            await conn.execute(
+                moves.insert(),
+                [
+                    {"game_id": game_id, "seq": k, "seat": seat, "move": move, "created_at": AT}
+                    for k, (seat, move) in enumerate(made, start=1)
+                ],
+            )
     finally:
         await engine.dispose()
     return old_state, logs
@@ -119,9 +188,11 @@ async def read_after(url: str, ended: str, active: str):
     db = Database(url)
     try:
         async with db.session() as session:
-            stored = (await session.execute(
-                sa.text("SELECT game_id, n, seat, text FROM log_entries ORDER BY game_id, n")
-            )).all()
+            stored = (
+                await session.execute(
+                    sa.text("SELECT game_id, n, seat, text FROM log_entries ORDER BY game_id, n")
+                )
+            ).all()
             states = dict((await session.execute(sa.select(games.c.id, games.c.state))).all())
             version = (await load_snapshot(session, ended)).version
         replays = {k: await Replays().view(db, ended, k) for k in (0, 7, version)}

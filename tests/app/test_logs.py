@@ -38,7 +38,9 @@ def json_server(tmp_path, sqlite_template):
     out = (tmp_path / "server.log").open("wb")
     server = subprocess.Popen(
         [sys.executable, "-m", "app.cli", "serve", "--port", str(port)],
-        env=env, stdout=out, stderr=subprocess.STDOUT,
+        env=env,
+        stdout=out,
+        stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
 
@@ -71,16 +73,24 @@ def test_json_lines_carry_the_ids_and_no_secret(json_server):
         lobby = http.post("/api/lobbies", json={"game": "hike", "seats": 2}, headers=bearer).json()
         # A person, not a bot: nothing moves between the state read and the move below.
         ben = http.post("/api/players", json={"name": "Ben"}).json()
-        http.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]},
-                  headers={"Authorization": f"Bearer {ben['token']}"})
+        http.post(
+            "/api/lobbies/join",
+            json={"invite_code": lobby["invite_code"]},
+            headers={"Authorization": f"Bearer {ben['token']}"},
+        )
         game_id = http.post(f"/api/lobbies/{lobby['id']}/start", headers=bearer).json()["game_id"]
-        with connect(f"ws://127.0.0.1:{base.rsplit(':', 1)[1]}/ws/games/{game_id}?token="
-                     f"{ana['token']}", open_timeout=10) as ws:
+        with connect(
+            f"ws://127.0.0.1:{base.rsplit(':', 1)[1]}/ws/games/{game_id}?token={ana['token']}",
+            open_timeout=10,
+        ) as ws:
             ws.recv(timeout=10)
         state = http.get(f"/api/games/{game_id}/state", headers=bearer).json()
         http.cookies.set("campground_token", ana["token"])
-        r = http.post(f"/api/games/{game_id}/moves", headers={"X-Request-ID": "trace-1"},
-                      json={"move": {"type": "no such move"}, "expect_version": state["version"]})
+        r = http.post(
+            f"/api/games/{game_id}/moves",
+            headers={"X-Request-ID": "trace-1"},
+            json={"move": {"type": "no such move"}, "expect_version": state["version"]},
+        )
         assert r.status_code == 422 and r.headers["x-request-id"] == "trace-1"
         made = http.get("/api/games").headers["x-request-id"]
         http.get(f"/api/games?token={ana['token']}")
@@ -93,7 +103,10 @@ def test_json_lines_carry_the_ids_and_no_secret(json_server):
     move = next(r for r in records if r.get("request_id") == "trace-1")
     assert move["player_id"] == ana["id"] and move["game_id"] == game_id
     assert (move["method"], move["path"], move["status"]) == (
-        "POST", f"/api/games/{game_id}/moves", 422)
+        "POST",
+        f"/api/games/{game_id}/moves",
+        422,
+    )
     assert any(r.get("request_id") == made for r in records)
     socket_line = next(r for r in records if r.get("path") == f"/ws/games/{game_id}")
     assert socket_line["player_id"] == ana["id"] and socket_line["game_id"] == game_id
@@ -105,8 +118,11 @@ def _record(name: str, msg: str, args) -> logging.LogRecord:
 
 def test_text_lines_lose_their_secrets_too():
     token = "Abc_def-123456789"
-    access = _record("uvicorn.access", '%s - "%s %s HTTP/%s" %d',
-                     ("127.0.0.1:5000", "GET", f"/ws/games/g?token={token}", "1.1", 101))
+    access = _record(
+        "uvicorn.access",
+        '%s - "%s %s HTTP/%s" %d',
+        ("127.0.0.1:5000", "GET", f"/ws/games/g?token={token}", "1.1", 101),
+    )
     Context().filter(access)
     line = AccessFormatter('%(client_addr)s - "%(request_line)s" %(status_code)s').format(access)
     assert token not in line and "token=[redacted]" in line
@@ -114,7 +130,7 @@ def test_text_lines_lose_their_secrets_too():
         ("Authorization: Bearer %s", (token,)),
         ("offered %s", (f"campground, token.{token}",)),
         ("cookie %s", (f"campground_token={token}; other=1",)),
-        ("body %s", ('{"name": "Ana", "password": "%s"}' % token,)),
+        ("body %s", (f'{{"name": "Ana", "password": "{token}"}}',)),
         ("form password=%s&name=Ana", (token,)),
         ("admin %s", ("the-admin-secret",)),
     ]:
@@ -127,8 +143,9 @@ def test_a_traceback_loses_its_secrets():
     try:
         raise ValueError("bad token=Abc_def-123456789")
     except ValueError:
-        record = logging.LogRecord("app.x", logging.ERROR, __file__, 1, "failed", None,
-                                   sys.exc_info())
+        record = logging.LogRecord(
+            "app.x", logging.ERROR, __file__, 1, "failed", None, sys.exc_info()
+        )
     Context().filter(record)
     assert "Abc_def-123456789" not in logging.Formatter().format(record)
     assert "token=[redacted]" in logging.Formatter().format(record)

@@ -1,11 +1,15 @@
 """Admin and moderation over REST: games filtered, chat lines removed, players muted, and the
 audit log of every change an admin makes."""
 
+import ast
 import json
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import get_args
 
 from websockets.sync.client import connect
 
+from app.services.moderation import ACTIONS, Action
 from tests.app.sockets import Socket, next_lobby
 from tests.app.test_chat import next_of
 
@@ -57,7 +61,10 @@ def test_a_removed_line_is_gone_for_the_table_and_kept_in_the_audit(live, docume
         documented(r, "DELETE", "/api/admin/chat/{message_id}")
         removed = r.json()
         assert (removed["text"], removed["player_id"], removed["game_id"]) == (
-            "something rude", ana.id, game_id)
+            "something rude",
+            ana.id,
+            game_id,
+        )
         for sock in (reader, writer):
             notice = next_of(sock, "chat")
             assert notice["removes"] == line["id"] and notice["name"] == "Moderator"
@@ -70,8 +77,11 @@ def test_a_removed_line_is_gone_for_the_table_and_kept_in_the_audit(live, docume
     assert again.status_code == 404
     documented(again, "DELETE", "/api/admin/chat/{message_id}")
     entry = live.admin().get("/api/admin/audit", params={"action": "chat.delete"}).json()[0]
-    assert (entry["actor"], entry["address"], entry["target"]) == ("sam", "127.0.0.1",
-                                                                   str(line["id"]))
+    assert (entry["actor"], entry["address"], entry["target"]) == (
+        "sam",
+        "127.0.0.1",
+        str(line["id"]),
+    )
     assert entry["details"]["text"] == "something rude" and entry["request_id"]
 
 
@@ -79,14 +89,17 @@ def test_a_muted_player_cannot_chat_and_the_tables_are_told(live, documented):
     ana, ben = live.guest("Ana"), live.guest("Ben")
     game_id = live.start_game(ana, ben)
     lobby = live.lobby(ana, seats=2)
-    muted_sock, other = Socket(live, game_id, token=ana.token), Socket(live, game_id,
-                                                                      token=ben.token)
+    muted_sock, other = (
+        Socket(live, game_id, token=ana.token),
+        Socket(live, game_id, token=ben.token),
+    )
     lobby_url = f"{live.ws_url}/ws/lobbies/{lobby['id']}?token={ana.token}"
     with connect(lobby_url, open_timeout=10) as lobby_ws:
         try:
             next_lobby(lobby_ws)
-            r = sam(live).post(f"/api/admin/players/{ana.id}/mute",
-                               json={"minutes": 30, "reason": "insults"})
+            r = sam(live).post(
+                f"/api/admin/players/{ana.id}/mute", json={"minutes": 30, "reason": "insults"}
+            )
             assert r.status_code == 200, r.text
             documented(r, "POST", "/api/admin/players/{player_id}/mute")
             until = datetime.fromisoformat(r.json()["muted_until"])
@@ -120,7 +133,9 @@ def test_a_muted_player_cannot_chat_and_the_tables_are_told(live, documented):
     assert bad.status_code == 422
     log = live.admin().get("/api/admin/audit", params={"limit": 2}).json()
     assert [(e["action"], e["target"], e["actor"]) for e in log] == [
-        ("player.unmute", ana.id, "sam"), ("player.mute", ana.id, "sam")]
+        ("player.unmute", ana.id, "sam"),
+        ("player.mute", ana.id, "sam"),
+    ]
     assert log[1]["details"]["reason"] == "insults" and log[1]["details"]["minutes"] == 30
 
 
@@ -137,8 +152,10 @@ def test_every_change_is_in_the_audit_log_newest_first_in_pages(live, documented
     entries = r.json()
     assert [e["target"] for e in entries] == games[::-1]
     assert all(e["actor"] == "admin" and e["at"] >= started for e in entries)
-    page = admin.get("/api/admin/audit", params={"action": "game.abort", "since": started,
-                                                  "before": entries[0]["id"], "limit": 1})
+    page = admin.get(
+        "/api/admin/audit",
+        params={"action": "game.abort", "since": started, "before": entries[0]["id"], "limit": 1},
+    )
     assert [e["target"] for e in page.json()] == [games[1]]
     # A refused change (the game already ended) is no change: nothing is recorded.
     assert admin.post(f"/api/admin/games/{games[0]}/abort").status_code == 409
@@ -146,3 +163,34 @@ def test_every_change_is_in_the_audit_log_newest_first_in_pages(live, documented
     nobody = live.client().get("/api/admin/audit")
     assert nobody.status_code == 401
     documented(nobody, "GET", "/api/admin/audit")
+
+
+def recorded_actions() -> set[str]:
+    """Every action a ``record(session, actor, action, ...)`` call in ``app/`` can write: the
+    text constants of its third argument (``"a" if x else "b"`` gives both)."""
+    found = set()
+    for path in (Path(__file__).parents[2] / "app").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "id", None) == "record"
+                and len(node.args) >= 3
+            ):
+                action = node.args[2]
+                texts = [
+                    n.value
+                    for n in ast.walk(action)
+                    if isinstance(n, ast.Constant) and isinstance(n.value, str)
+                ]
+                assert texts, f"{path}:{node.lineno}: an action that is not written out"
+                found.update(texts)
+    return found
+
+
+def test_the_audit_logs_description_names_every_action_recorded(live):
+    assert recorded_actions() == set(ACTIONS)
+    # Each action is described, and the schema's enum lists them in the same order.
+    assert list(ACTIONS) == list(get_args(Action))
+    described = live.client().get("/openapi.json").json()["paths"]["/api/admin/audit"]["get"]
+    for action in ACTIONS:
+        assert f"`{action}`" in described["description"], action

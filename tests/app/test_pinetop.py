@@ -4,6 +4,14 @@ import json
 import random
 
 import pytest
+from tests.app.conftest import sqlite_copy
+
+
+@pytest.fixture(scope="module")
+def database_url(sqlite_template, tmp_path_factory) -> str:
+    """SQLite only: the game's rules over HTTP and sockets do not depend on the database."""
+    return sqlite_copy(sqlite_template, tmp_path_factory, "pinetop")
+
 
 MODULES = {"friendship": True, "nature": True, "animal": "otter", "tower": True}
 
@@ -12,8 +20,10 @@ MODULES = {"friendship": True, "nature": True, "animal": "otter", "tower": True}
     ("options", "message"),
     [
         ({"weather": True}, "Invalid options: weather: Extra inputs are not permitted"),
-        ({"nature": "maybe"}, "Invalid options: nature: Input should be a valid boolean, unable to interpret "
-         "input"),
+        (
+            {"nature": "maybe"},
+            "Invalid options: nature: Input should be a valid boolean, unable to interpret input",
+        ),
     ],
 )
 def test_bad_options_are_a_readable_422(live, documented, options, message):
@@ -23,7 +33,8 @@ def test_bad_options_are_a_readable_422(live, documented, options, message):
 
 
 def start(live, ana, ben) -> str:
-    lobby = live.lobby(ana, game="pinetop", seats=3, options=MODULES)
+    # Public: a spectator without a seat watches it.
+    lobby = live.lobby(ana, game="pinetop", seats=3, options=MODULES, private=False)
     assert lobby["options"] == MODULES
     r = ben.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]})
     assert r.status_code == 200, r.text
@@ -55,8 +66,9 @@ def test_every_seat_and_a_spectator_see_only_their_own_hand(live):
     rng = random.Random(5)
     moves = 0
     while moves < 30:
-        state = live.wait_for(ana, game_id, lambda s: s["view"]["to_act"] != [2]
-                              or s["view"]["outcome"] is not None)
+        state = live.wait_for(
+            ana, game_id, lambda s: s["view"]["to_act"] != [2] or s["view"]["outcome"] is not None
+        )
         version = state["version"]
         full = admin.get(f"/api/admin/games/{game_id}/state", params={"at": version}).json()
         full = full["state"]
@@ -72,8 +84,9 @@ def test_every_seat_and_a_spectator_see_only_their_own_hand(live):
         if mine["version"] != version:
             continue
         move = rng.choice(mine["view"]["legal_moves"])["move"]
-        r = actor.post(f"/api/games/{game_id}/moves",
-                       json={"move": move, "expect_version": version})
+        r = actor.post(
+            f"/api/games/{game_id}/moves", json={"move": move, "expect_version": version}
+        )
         assert r.status_code in (200, 409), r.text
         moves += 1
     assert state["view"]["options"] == MODULES and state["view"]["nature"] is not None

@@ -27,9 +27,17 @@ BURST = 30
 
 @pytest.fixture(scope="module")
 def small(database_url):
-    # Socket messages are not rate-limited here: the sockets that never read must fill their
-    # buffers with whole states, not with "rate_limited" errors.
-    settings = settings_for(database_url, WS_SEND_TIMEOUT=1, RATE_MOVES="100000000/60", **SMALL_POOL)
+    # Socket messages are not rate-limited here (a socket's own rate, nor the address's share
+    # for sockets without a token): the sockets that never read must fill their buffers with
+    # whole states, not with "rate_limited" errors.
+    unlimited = "100000000/60"
+    settings = settings_for(
+        database_url,
+        WS_SEND_TIMEOUT=1,
+        RATE_MOVES=unlimited,
+        RATE_MOVES_PER_ADDRESS=unlimited,
+        **SMALL_POOL,
+    )
     with running(settings) as live:
         yield live
 

@@ -3,6 +3,7 @@
 Each test starts a server of its own with the limit under test made tight (every test client
 comes from 127.0.0.1, so per-address counts would otherwise carry over between tests)."""
 
+import json
 import time
 
 import pytest
@@ -76,6 +77,44 @@ def test_moves_over_a_socket(database_url, serve):
             socket.close()
 
 
+def test_steps_and_their_undoing_count_as_moves(database_url, serve):
+    """Putting a coin down on a card and taking it back spends two moves, over HTTP and over a socket."""
+    with serve(database_url, RATE_MOVES="4/60") as live:
+        for over_socket in (False, True):
+            ana, ben = live.guest("Ana"), live.guest("Ben")
+            game_id = live.start_game(ana, ben, game="camping-life")
+            state = live.state(ana, game_id)
+            mover = (ana, ben)[state["view"]["to_act"][0]]
+            state = live.state(mover, game_id)
+            socket = Socket(live, game_id, token=mover.token) if over_socket else None
+            try:
+                answers = []
+                for i in range(5):
+                    legal = [e["move"] for e in state["view"]["legal_moves"]]
+                    move = (
+                        {"type": "undo"}
+                        if i % 2
+                        else next(m for m in legal if m["type"] == "bid_card")
+                    )
+                    body = {"move": move, "expect_version": state["version"]}
+                    if socket is None:
+                        r = mover.post(f"/api/games/{game_id}/moves", json=body)
+                        answers.append(r.status_code)
+                        if r.status_code == 200:
+                            state = r.json()
+                        continue
+                    socket.send({"type": "move", "ref": i} | body)
+                    answer = socket.next()
+                    answers.append(answer.get("code", answer["type"]))
+                    socket.until_version(answer.get("version", socket.version))
+                    state = {"version": socket.version, "view": socket.view}
+                assert answers == (["ack"] * 4 + ["rate_limited"] if socket else [200] * 4 + [429])
+                assert state["version"] == 4
+            finally:
+                if socket is not None:
+                    socket.close()
+
+
 def closed_with(url: str, **kw) -> tuple[int, str]:
     with connect(url, open_timeout=10, **kw) as ws:
         with pytest.raises(ConnectionClosed) as closed:
@@ -88,10 +127,16 @@ def test_socket_connections_per_address(database_url, serve):
     with serve(database_url, RATE_SOCKETS_PER_ADDRESS="3/60") as live:
         ana = live.guest("Ana")
         game_id = live.start_game(ana, bots=("random",))
-        sockets = [Socket(live, game_id) for _ in range(3)]
+        # Players' sockets: anonymous ones count against a share of their own.
+        sockets = [Socket(live, game_id, token=live.guest(f"Fan {i}").token) for i in range(3)]
         try:
-            code, reason = closed_with(f"{live.ws_url}/ws/games/{game_id}")
-            assert code == 4429 and reason.startswith("Too many connections")
+            code, reason = closed_with(
+                f"{live.ws_url}/ws/games/{game_id}?token={live.guest('Fan 3').token}"
+            )
+            # The wait as a number a client reads, and the sentence for a person.
+            said = json.loads(reason)
+            assert code == 4429 and said["message"].startswith("Too many connections")
+            assert isinstance(said["retry_after"], int) and 1 <= said["retry_after"] <= 60
         finally:
             for s in sockets:
                 s.close()

@@ -16,6 +16,7 @@ import pytest
 import redis
 
 from tests.app.sockets import Socket
+from tests.app.test_metrics import scrape, value
 
 pytestmark = pytest.mark.redis
 
@@ -123,8 +124,23 @@ def converge(sock: Socket, version: int) -> None:
 
 
 def ready(server) -> tuple[int, dict]:
-    r = server.client().get("/api/health/ready")
+    r = server.client().get("/health/ready")
     return r.status_code, r.json()
+
+
+def until_ready_says(server, redis: str) -> tuple[int, dict]:
+    """Ready's answer once it reports Redis as ``redis``: it reads the last health check,
+    taken every second."""
+    for _ in range(400):
+        answer = ready(server)
+        if answer[1]["redis"] == redis:
+            return answer
+        threading.Event().wait(0.025)
+    raise AssertionError(f"ready never said redis {redis}: {answer}")
+
+
+def redis_up(server) -> float:
+    return value(scrape(server.client()), "campground_redis_up")
 
 
 def play_through_a_fault(instances, fault, recover):
@@ -140,16 +156,18 @@ def play_through_a_fault(instances, fault, recover):
         # The instance that made the move tells its own sockets without Redis.
         for s in (ana_a, ben_a):
             s.until_version(version)
-        assert ready(a) == (503, {"database": "ok", "redis": "unavailable"})
+        # Still ready: this instance serves its own sockets, and says Redis is away.
+        assert until_ready_says(a, "unavailable") == (
+            200,
+            {"database": "ok", "redis": "unavailable"},
+        )
+        assert redis_up(a) == 0
         recover()
         # Once Redis is back, the socket on the other instance converges.
         converge(ben_b, version)
         assert ben_b.view == ben_a.view
-        for _ in range(200):
-            if ready(a)[0] == 200:
-                break
-            threading.Event().wait(0.05)
-        assert ready(a) == (200, {"database": "ok", "redis": "ok"})
+        assert until_ready_says(a, "ok") == (200, {"database": "ok", "redis": "ok"})
+        assert redis_up(a) == 1
         # And the bus carries changes again.
         mover = ana_a if 0 in ana_a.view["to_act"] else ben_a
         version = move(mover)
@@ -167,3 +185,19 @@ def test_a_hung_redis_holds_no_move_up(instances, private_redis):
 
 def test_a_stopped_redis_holds_no_move_up(instances, private_redis):
     play_through_a_fault(instances, private_redis.kill, private_redis.start)
+
+
+def test_an_idle_instance_sees_redis_go_and_stays_ready(database_url, private_redis, serve):
+    """Nobody plays on it, so nothing is published: its health checks alone notice."""
+    with serve(database_url, REDIS_URL=private_redis.url, REDIS_TIMEOUT=0.5) as idle:
+        assert until_ready_says(idle, "ok") == (200, {"database": "ok", "redis": "ok"})
+        private_redis.kill()
+        assert until_ready_says(idle, "unavailable") == (
+            200,
+            {"database": "ok", "redis": "unavailable"},
+        )
+        assert redis_up(idle) == 0
+        assert idle.client().get("/health/live").status_code == 200
+        private_redis.start()
+        assert until_ready_says(idle, "ok")[0] == 200
+        assert redis_up(idle) == 1

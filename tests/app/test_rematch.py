@@ -3,8 +3,8 @@
 from tests.app.sockets import Socket
 
 
-def finished(live, *people, bots=()):
-    game_id = live.start_game(*people, bots=bots)
+def finished(live, *people, bots=(), private=False):
+    game_id = live.start_game(*people, bots=bots, private=private)
     assert people[-1].post(f"/api/games/{game_id}/concede").status_code == 200
     return game_id
 
@@ -58,8 +58,60 @@ def test_the_rematch_has_the_same_game_and_options(live):
 
 def test_a_kept_seat_is_taken_by_id_even_in_a_private_lobby(live):
     ana, ben = live.guest("Ana"), live.guest("Ben")
-    game_id = finished(live, ana, ben)
+    game_id = finished(live, ana, ben, private=True)
     lobby = ana.post(f"/api/games/{game_id}/rematch").json()
     assert lobby["private"] is True
     r = ben.post(f"/api/lobbies/{lobby['id']}/join")
     assert r.status_code == 200 and r.json()["you"] == 1
+
+
+def seen_on(sock: Socket, key: str, value, tries: int = 20) -> dict:
+    """The socket's view once its table's ``key`` is ``value`` (patches applied)."""
+    for _ in range(tries):
+        if sock.view["table"][key] == value:
+            return sock.view
+        message = sock.recv()
+        if message["type"] == "patch":
+            sock.apply(message)
+        elif message["type"] == "state":
+            sock.version, sock.view = message["version"], message["view"]
+    raise AssertionError(f"the table's {key} never became {value!r}: {sock.view['table'][key]!r}")
+
+
+def test_the_old_table_follows_its_rematch_lobby_until_it_starts_or_closes(live):
+    """Waiting while the lobby is open; once it starts (here without Ana, whose kept seat Ben
+    gave to a bot), its game; once closed, closed: every socket on the old game is told."""
+    ana, ben = live.guest("Ana"), live.guest("Ben")
+    game_id = finished(live, ana, ben)
+    assert live.state(ana, game_id)["view"]["table"]["rematch_status"] is None
+    sock = Socket(live, game_id, token=ana.token)
+    try:
+        lobby = ben.post(f"/api/games/{game_id}/rematch").json()
+        seen_on(sock, "rematch_status", "open")
+        assert sock.view["table"]["rematch_game_id"] is None
+        assert (
+            ben.post(
+                f"/api/lobbies/{lobby['id']}/bots", json={"seat": 0, "level": "random"}
+            ).status_code
+            == 200
+        )
+        started = ben.post(f"/api/lobbies/{lobby['id']}/start").json()["game_id"]
+        assert seen_on(sock, "rematch_status", "started")["table"]["rematch_game_id"] == started
+    finally:
+        sock.close()
+    table = live.state(ana, game_id)["view"]["table"]
+    assert (table["rematch_lobby_id"], table["rematch_status"], table["rematch_game_id"]) == (
+        lobby["id"],
+        "started",
+        started,
+    )
+
+    other = finished(live, ana, ben)
+    lobby = ana.post(f"/api/games/{other}/rematch").json()
+    sock = Socket(live, other, token=ben.token)
+    try:
+        assert sock.view["table"]["rematch_status"] == "open"
+        assert ana.post(f"/api/lobbies/{lobby['id']}/close").status_code == 200
+        seen_on(sock, "rematch_status", "closed")
+    finally:
+        sock.close()

@@ -8,7 +8,7 @@ from tests.app.sockets import Socket, next_lobby
 def test_a_rename_keeps_the_player_and_reaches_open_sockets(live, documented):
     ana, ben = live.guest("Ana"), live.guest("Ben")
     game_id = live.start_game(ana, ben)
-    lobby = live.lobby(ana, seats=2)
+    lobby = live.lobby(ana, seats=2, private=False)
     sock = Socket(live, game_id, token=ben.token)
     try:
         with connect(f"{live.ws_url}/ws/lobbies/{lobby['id']}?token={ben.token}") as ws:

@@ -10,7 +10,9 @@ def test_every_game_has_a_rules_page_with_its_cards(live, kind):
     r = live.client().get(f"/rules/{kind}")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
     page = r.text
-    assert "<h1>" in page and f"<title>Rules of {GAMES[kind].title.replace(chr(39), '&#x27;')}" in page
+    assert (
+        "<h1>" in page and f"<title>Rules of {GAMES[kind].title.replace(chr(39), '&#x27;')}" in page
+    )
     for heading in ("Setup", "The end"):
         assert f"<h2>{heading}" in page
     assert page.count('class="rule-card"') >= 4, "the game's cards are drawn on its page"

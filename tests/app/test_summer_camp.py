@@ -11,17 +11,32 @@ from engine.summer_camp import GAME
 from engine.summer_camp.bot import heuristic_bot
 from engine.summer_camp.cards import COPIES
 from tests.app.sockets import Socket
+from tests.app.conftest import sqlite_copy
+
+
+@pytest.fixture(scope="module")
+def database_url(sqlite_template, tmp_path_factory) -> str:
+    """SQLite only: the game's rules over HTTP and sockets do not depend on the database."""
+    return sqlite_copy(sqlite_template, tmp_path_factory, "summer_camp")
+
 
 GAMES_PACK = {"packs": ["games", "outdoors", "water_sports"]}
 
 
-@pytest.mark.parametrize(("body", "message"), [
-    ({"seats": 5}, "Summer Camp is for 2 to 4 players, not 5"),
-    ({"options": {"packs": ["cooking", "outdoors"]}},
-     "Invalid options: packs: Value error, choose exactly 3 different activity packs"),
-    ({"options": {"packs": ["cooking", "outdoors", "knitting"]}},
-     "Invalid options: packs.2: Input should be 'adventure'"),
-])
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"seats": 5}, "Summer Camp is for 2 to 4 players, not 5"),
+        (
+            {"options": {"packs": ["cooking", "outdoors"]}},
+            "Invalid options: packs: Value error, choose exactly 3 different activity packs",
+        ),
+        (
+            {"options": {"packs": ["cooking", "outdoors", "knitting"]}},
+            "Invalid options: packs.2: Input should be 'adventure'",
+        ),
+    ],
+)
 def test_bad_options_are_a_readable_422(live, documented, body, message):
     r = live.guest().post("/api/lobbies", json={"game": "summer-camp", **body})
     assert r.status_code == 422 and message in r.json()["detail"], r.text
@@ -37,7 +52,10 @@ def test_a_lobby_keeps_the_packs_chosen(live):
     assert (camp["min_players"], camp["max_players"]) == (2, 4)
     assert set(camp["bot_levels"]) == {"random", "heuristic", "search"}
     assert camp["options_schema"]["properties"]["packs"]["default"] == [
-        "cooking", "outdoors", "water_sports"]
+        "cooking",
+        "outdoors",
+        "water_sports",
+    ]
 
 
 def hidden_from(view: dict, seat: int, seed: int) -> None:
@@ -123,8 +141,9 @@ def test_several_seats_decide_at_once(live, monkeypatch):
         b.until_version(3)
         assert b.view["prompt"]["seats"] == [1]
         assert all(m["label"].startswith("Discard ") for m in b.view["legal_moves"])
-        r = ana.post(f"/api/games/{game_id}/moves",
-                     json={"move": {"type": "end_turn"}, "expect_version": 3})
+        r = ana.post(
+            f"/api/games/{game_id}/moves", json={"move": {"type": "end_turn"}, "expect_version": 3}
+        )
         assert r.status_code == 422 and r.json()["detail"] == "It is not your turn."
         choice = b.view["legal_moves"][0]["move"]
         b.send({"type": "move", "move": choice, "expect_version": 3, "ref": "discard"})
@@ -155,7 +174,7 @@ def check(view: dict, seat: int | None, full: dict) -> None:
 
 def test_every_seat_and_a_spectator_see_only_their_own_cards(live):
     ana, ben = live.guest("Ana"), live.guest("Ben")
-    lobby = live.lobby(ana, game="summer-camp", seats=2, options=GAMES_PACK)
+    lobby = live.lobby(ana, game="summer-camp", seats=2, options=GAMES_PACK, private=False)
     assert ben.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]}).is_success
     game_id = ana.post(f"/api/lobbies/{lobby['id']}/start").json()["game_id"]
     admin, nobody = live.admin(), live.client()
@@ -168,8 +187,9 @@ def test_every_seat_and_a_spectator_see_only_their_own_cards(live):
             check(live.state(client, game_id)["view"], seat, full["state"])
         actor = (ana, ben)[state["view"]["to_act"][0]]
         move = rng.choice(live.state(actor, game_id)["view"]["legal_moves"])["move"]
-        r = actor.post(f"/api/games/{game_id}/moves",
-                       json={"move": move, "expect_version": version})
+        r = actor.post(
+            f"/api/games/{game_id}/moves", json={"move": move, "expect_version": version}
+        )
         assert r.status_code == 200, r.text
 
 
@@ -177,14 +197,22 @@ def test_an_unknown_card_is_an_illegal_move_over_http_and_a_socket(live):
     ana, ben = live.guest("Ana"), live.guest("Ben")
     game_id = live.start_game(ana, ben, game="summer-camp")
     before = live.state(ana, game_id)
-    for move in ({"type": "play", "card": "no-such-card", "use": "energy"},
-                 {"type": "buy", "card": "no-such-card"}):
+    for move in (
+        {"type": "play", "card": "no-such-card", "use": "energy"},
+        {"type": "buy", "card": "no-such-card"},
+    ):
         r = ana.post(f"/api/games/{game_id}/moves", json={"move": move, "expect_version": 0})
         assert r.status_code == 422 and "no Summer Camp card" in r.json()["detail"], r.text
     socket = Socket(live, game_id, token=ana.token)
     try:
-        socket.send({"type": "move", "ref": 1, "expect_version": 0,
-                     "move": {"type": "buy", "card": "no-such-card"}})
+        socket.send(
+            {
+                "type": "move",
+                "ref": 1,
+                "expect_version": 0,
+                "move": {"type": "buy", "card": "no-such-card"},
+            }
+        )
         error = socket.next()
         assert (error["code"], error["ref"]) == ("illegal_move", 1)
         socket.send({"type": "sync"})

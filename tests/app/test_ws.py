@@ -167,7 +167,6 @@ def test_lobby_socket_follows_the_lobby(live):
     ana, ben = live.guest("Ana"), live.guest("Ben")
     lobby = live.lobby(ana, seats=3)
     with connect(f"{live.ws_url}/ws/lobbies/{lobby['id']}?token={ana.token}") as ws:
-
         assert next_lobby(ws) == lobby
         ben.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]})
         assert next_lobby(ws)["seats"][1]["player"] == {"id": ben.id, "name": "Ben", "handle": None}

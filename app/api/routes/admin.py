@@ -11,7 +11,8 @@ from app.api.deps import AdminDep, ContextDep, SessionDep
 from app.api.routes.moderation import ADMIN_NAME, actor
 from app.db import storable
 from app.models import Game, Lobby, Move, Seat, now
-from app.schemas import (
+from app.schemas import ErrorBody, TableSeat, Unprocessable
+from app.schemas_admin import (
     AdminAwaySeat,
     AdminClocks,
     AdminGame,
@@ -20,15 +21,11 @@ from app.schemas import (
     AdminOverdue,
     AdminOverdueSeat,
     AdminStateAt,
-    ErrorBody,
-    TableSeat,
-    Unprocessable,
 )
-from app.services import records
-from app.services.errors import Problem
+from app.services import admin, records
+from app.services.admin import find_game
 from app.services.clock import Clock
-from app.services.games import abort_game, table_seats
-from app.services.moderation import record
+from app.services.game_loading import table_seats
 
 router = APIRouter(
     prefix="/api/admin",
@@ -41,13 +38,6 @@ router = APIRouter(
 async def _players(session: SessionDep, game_id: str) -> list[TableSeat]:
     seats = await table_seats(session, game_id)
     return [TableSeat(seat=s.seat, name=s.name, bot=s.bot) for s in seats]
-
-
-async def _game(session: SessionDep, game_id: str) -> Game:
-    row = await session.get(Game, game_id) if storable(game_id) else None
-    if row is None:
-        raise Problem(404, "No such game.")
-    return row
 
 
 def _summary(row: Game, players: list[TableSeat]) -> dict:
@@ -73,8 +63,9 @@ async def list_games(
     kind: str | None = Query(None, examples=["hike"]),
     status: Literal["active", "finished", "aborted"] | None = Query(None, examples=["active"]),
     player: str | None = Query(None, description="a player's id", max_length=64),
-    since: datetime | None = Query(None, description="started at or after",
-                                   examples=["2026-12-01T00:00:00Z"]),
+    since: datetime | None = Query(
+        None, description="started at or after", examples=["2026-12-01T00:00:00Z"]
+    ),
     limit: int = Query(100, ge=1, le=1000),
 ) -> list[AdminGameSummary]:
     if not all(storable(text) for text in (kind or "", player or "")):
@@ -85,8 +76,11 @@ async def list_games(
     if status:
         query = query.where(Game.status == status)
     if player:
-        seated = select(Lobby.game_id).join(Seat, Seat.lobby_id == Lobby.id).where(
-            Seat.player_id == player, Lobby.game_id.is_not(None))
+        seated = (
+            select(Lobby.game_id)
+            .join(Seat, Seat.lobby_id == Lobby.id)
+            .where(Seat.player_id == player, Lobby.game_id.is_not(None))
+        )
         query = query.where(Game.id.in_(seated))
     if since:
         query = query.where(Game.created_at >= since)
@@ -100,7 +94,7 @@ async def list_games(
     description="The full state (every hand, the deck order, the RNG) and the seed.",
 )
 async def get_game(game_id: str, session: SessionDep) -> AdminGame:
-    row = await _game(session, game_id)
+    row = await find_game(session, game_id)
     return AdminGame(
         **_summary(row, await _players(session, game_id)),
         options=row.options,
@@ -113,7 +107,7 @@ async def get_game(game_id: str, session: SessionDep) -> AdminGame:
 
 @router.get("/games/{game_id}/moves", summary="The move log", description="Every move, in order.")
 async def get_moves(game_id: str, session: SessionDep) -> list[AdminMove]:
-    await _game(session, game_id)
+    await find_game(session, game_id)
     moves = await session.scalars(select(Move).where(Move.game_id == game_id).order_by(Move.seq))
     return [AdminMove(seq=m.seq, seat=m.seat, move=m.move, created_at=m.created_at) for m in moves]
 
@@ -138,18 +132,9 @@ async def state_at(game_id: str, session: SessionDep, at: int = Query(ge=0)) -> 
 async def abort(
     game_id: str, ctx: ContextDep, request: Request, x_admin_name: str | None = ADMIN_NAME
 ) -> AdminGameSummary:
+    row = await admin.abort(ctx, game_id, actor(request, x_admin_name))
     async with ctx.db.session() as session:
-        await _game(session, game_id)
-    if not await abort_game(ctx.db, game_id):
-        async with ctx.db.session() as session:
-            row = await _game(session, game_id)
-        raise Problem(409, f"The game is already {row.status}.")
-    async with ctx.db.writing() as session:
-        row = await _game(session, game_id)
-        summary = AdminGameSummary(**_summary(row, await _players(session, game_id)))
-        record(session, actor(request, x_admin_name), "game.abort", game_id, version=row.version)
-    await ctx.game_changed(game_id, row.version)
-    return summary
+        return AdminGameSummary(**_summary(row, await _players(session, game_id)))
 
 
 @router.get(

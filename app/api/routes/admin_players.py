@@ -8,10 +8,7 @@ from app.api.routes.moderation import ADMIN_NAME, actor
 from app.models import Player
 from app.schemas import ErrorBody
 from app.schemas_accounts import AdminPlayer, AdminRecomputed, AdminSuspended, DevicesSignedOut
-from app.services import accounts, games, ratings, standing_in
-from app.services.errors import Problem
-from app.services.moderation import record
-from engine.registry import GAMES
+from app.services import accounts, admin
 
 router = APIRouter(
     prefix="/api/admin",
@@ -23,8 +20,12 @@ router = APIRouter(
 
 def _out(player: Player, devices: int) -> dict:
     return {
-        "id": player.id, "name": player.name, "handle": player.handle,
-        "created_at": player.created_at, "suspended_at": player.suspended_at, "devices": devices,
+        "id": player.id,
+        "name": player.name,
+        "handle": player.handle,
+        "created_at": player.created_at,
+        "suspended_at": player.suspended_at,
+        "devices": devices,
     }
 
 
@@ -42,40 +43,32 @@ async def look_up(handle: str = Query(max_length=64), *, ctx: ContextDep) -> Adm
 @router.delete(
     "/players/{player_id}/sessions",
     summary="Sign out all their devices",
-    description="Every signed-in device of the player stops working at once; they sign in "
-    "again with their password.",
+    description="Every signed-in device of the player stops working at once: their sockets are "
+    "closed (code 4401) on every server and their device codes end. They sign in again with "
+    "their password.",
 )
 async def sign_out_everywhere(
     player_id: str, ctx: ContextDep, request: Request, x_admin_name: str | None = ADMIN_NAME
 ) -> DevicesSignedOut:
-    await accounts.known(ctx.db, player_id)
-    signed_out = await accounts.sign_out(
-        ctx.db, player_id, admin=actor(request, x_admin_name)
-    )
+    signed_out = await admin.sign_out(ctx, player_id, actor(request, x_admin_name))
     return DevicesSignedOut(signed_out=signed_out)
 
 
 @router.post(
     "/players/{player_id}/suspension",
     summary="Suspend a player",
-    description="The player can no longer create, join or rematch tables (403). At every game "
-    "under way, the heuristic bot plays their seat to the end and their own moves are "
-    "refused; a rated game ranks that seat last. They can still sign in and watch.",
+    description="Every device of the player is signed out and every socket of theirs (a "
+    "guest's too) is closed at once, on every server, with code 4401. They can no longer "
+    "create, join, host (seat a bot, choose the stand-in, free a seat, make an invite code, "
+    "start) or rematch tables, chat, or change their name (403); the open lobbies they host "
+    "close. At every game under way, and at every game that starts later with them seated, "
+    "the stand-in bot plays their seat to the end and their own moves are refused; a rated "
+    "game ranks that seat last. They can still sign in and watch.",
 )
 async def suspend(
     player_id: str, ctx: ContextDep, request: Request, x_admin_name: str | None = ADMIN_NAME
 ) -> AdminSuspended:
-    player = await accounts.suspend(ctx.db, player_id, True, actor(request, x_admin_name))
-    stood_in = 0
-    for game_id, seat, count in await accounts.active_seats(ctx.db, player_id):
-        try:
-            changed = await standing_in.concede(
-                ctx.db, game_id, seat, count, timing=ctx.timing, why=games.SUSPENDED
-            )
-        except Problem:
-            continue  # ended meanwhile, or the bot plays the seat already
-        stood_in += 1
-        await ctx.game_changed(game_id, *changed)
+    player, stood_in = await admin.suspend(ctx, player_id, actor(request, x_admin_name))
     devices = len(await accounts.devices(ctx.db, player_id))
     return AdminSuspended(**_out(player, devices), seats_stood_in=stood_in)
 
@@ -88,7 +81,7 @@ async def suspend(
 async def unsuspend(
     player_id: str, ctx: ContextDep, request: Request, x_admin_name: str | None = ADMIN_NAME
 ) -> AdminPlayer:
-    player = await accounts.suspend(ctx.db, player_id, False, actor(request, x_admin_name))
+    player = await admin.unsuspend(ctx, player_id, actor(request, x_admin_name))
     return AdminPlayer(**_out(player, len(await accounts.devices(ctx.db, player_id))))
 
 
@@ -102,10 +95,5 @@ async def unsuspend(
 async def recompute(
     kind: str, ctx: ContextDep, request: Request, x_admin_name: str | None = ADMIN_NAME
 ) -> AdminRecomputed:
-    if kind not in GAMES:
-        raise Problem(404, "There is no such game kind.")
-    async with ctx.db.writing() as session:
-        rated = await ratings.recompute(session, kind)
-        raters = await ratings.count(session, kind)
-        record(session, actor(request, x_admin_name), "ratings.recompute", kind, games=rated)
+    rated, raters = await admin.recompute(ctx, kind, actor(request, x_admin_name))
     return AdminRecomputed(game=kind, games=rated, raters=raters)

@@ -2,21 +2,20 @@
 
 from typing import Any
 
-from fastapi import APIRouter, Query, Request, status
-from sqlalchemy import select
+from fastapi import APIRouter, Query, Request, Response, status
 
 from app.api.deps import (
+    NOT_WATCHABLE,
     RATE_LIMITED,
     SEATED,
     ContextDep,
     CurrentPlayer,
     FreePlayer,
+    Invite,
     OptionalPlayer,
     SessionDep,
     rate_limit,
 )
-from app.db import storable
-from app.models import Game
 from app.schemas import (
     UNREADABLE_BODY,
     ChatLine,
@@ -29,7 +28,15 @@ from app.schemas import (
     MoveResult,
     Unprocessable,
 )
-from app.services import chat, game_log, games, lobbies, lobby_rows, records, standing_in
+from app.services import (
+    chat,
+    game_log,
+    lobbies,
+    lobby_rows,
+    records,
+    standing_in,
+    watching,
+)
 from app.services.errors import Problem
 from engine import levels
 from engine.core import IllegalMove
@@ -76,14 +83,24 @@ async def game_catalog(kind: str) -> dict[str, Any]:
 @router.get(
     "/{game_id}/state",
     summary="A game as the caller sees it",
-    description="The caller's view (a spectator's without a seat) and the version it is at.",
-    responses={404: {"model": ErrorBody}},
+    description="The caller's view (a spectator's without a seat) and the version it is at. "
+    "A private table is shown to its seats and to the spectators its players invited (with "
+    "`invite`, the invite code); once it has ended, to anyone if its host chose so "
+    "(`after_end`).",
+    responses=NOT_WATCHABLE,
 )
 async def game_state(
-    game_id: str, session: SessionDep, ctx: ContextDep, player: OptionalPlayer
+    game_id: str,
+    session: SessionDep,
+    ctx: ContextDep,
+    player: OptionalPlayer,
+    invite: Invite = None,
 ) -> GameState:
     snap = await ctx.snapshot(session, game_id)
-    seat = snap.seat_of(player.id if player else None)
+    player_id = player.id if player else None
+    if not snap.may_watch(player_id, invite):
+        raise Problem(404, watching.NO_SUCH_GAME)
+    seat = snap.seat_of(player_id)
     return GameState(game_id=game_id, version=snap.version, view=snap.view(seat))
 
 
@@ -92,23 +109,28 @@ async def game_state(
     summary="Older entries of a game's log",
     description="Up to `limit` entries (at most 200) numbered below `before` (default: all "
     "of them), oldest first: a view carries only the latest 50, and a page asks for the ones "
-    "before the oldest it holds. Entries are public: the same for every seat and spectator.",
-    responses={404: {"model": ErrorBody}, 422: {"model": Unprocessable}} | RATE_LIMITED,
+    "before the oldest it holds. Entries are public: the same for every seat and spectator "
+    "of the table (a private table's: see the state).",
+    responses=NOT_WATCHABLE | {422: {"model": Unprocessable}} | RATE_LIMITED,
     dependencies=[rate_limit("replays")],
+    response_model=LogPage,
 )
 async def game_log_page(
-    game_id: str, session: SessionDep,
+    game_id: str,
+    ctx: ContextDep,
+    player: OptionalPlayer,
+    invite: Invite = None,
     before: int | None = Query(None, ge=0, description="entries numbered below this"),
     limit: int = Query(game_log.SHOWN, ge=1, le=game_log.PAGE_MAX),
-) -> LogPage:
-    length = None
-    if storable(game_id):
-        length = await session.scalar(select(Game.log_length).where(Game.id == game_id))
-    if length is None:
-        raise Problem(404, "No such game.")
-    before = length if before is None else min(before, length)
-    entries = await game_log.page(session, game_id, before, limit)
-    return LogPage(game_id=game_id, log_length=length, before=before, entries=entries)
+) -> Response:
+    async with ctx.db.session() as session:
+        watched = await watching.watchable(session, game_id, player.id if player else None, invite)
+        length = watched.log_length
+        before = length if before is None else min(before, length)
+        found = await game_log.page_rows(session, game_id, before, limit)
+    # Read as entries and encoded off the event loop, as replays are.
+    page = await ctx.off_loop(game_log.encoded_page, game_id, length, before, found)
+    return Response(page, media_type="application/json")
 
 
 @router.get(
@@ -117,10 +139,14 @@ async def game_log_page(
     description="A finished or aborted game as one document: kind, options, player count, the "
     "seed and its published SHA-256 commitment, the move log, seats that conceded and the "
     "outcome. `campground verify FILE` rebuilds the game from it and checks that it was fair. "
-    "409 while the game is being played.",
-    responses={404: {"model": ErrorBody}, 409: {"model": ErrorBody, "description": "active"}},
+    "409 while the game is being played. A private table's record is for its seats and "
+    "invited spectators, or anyone if its host chose so (`after_end`).",
+    responses=NOT_WATCHABLE | {409: {"model": ErrorBody, "description": "active"}},
 )
-async def export_game(game_id: str, session: SessionDep) -> dict[str, Any]:
+async def export_game(
+    game_id: str, session: SessionDep, player: OptionalPlayer, invite: Invite = None
+) -> dict[str, Any]:
+    await watching.watchable(session, game_id, player.id if player else None, invite)
     return await records.export(session, game_id)
 
 
@@ -130,17 +156,24 @@ async def export_game(game_id: str, session: SessionDep) -> dict[str, Any]:
     description="What a spectator saw after move `at` (0: the setup) of a finished or aborted "
     "game: never a seat's hidden cards, except what the end revealed. 409 while the game is "
     "being played; 422 when `at` is outside 0 to the number of moves. Rate-limited "
-    "(`RATE_REPLAYS` per player, `RATE_REPLAYS_PER_ADDRESS`).",
-    responses={
-        404: {"model": ErrorBody},
+    "(`RATE_REPLAYS` per player, `RATE_REPLAYS_PER_ADDRESS`). A private table's replay is "
+    "for its seats and invited spectators, or anyone if its host chose so (`after_end`).",
+    responses=NOT_WATCHABLE
+    | {
         409: {"model": ErrorBody, "description": "the game is still being played"},
         422: {"model": Unprocessable, "description": "`at` out of range or not a number"},
-    } | RATE_LIMITED,
+    }
+    | RATE_LIMITED,
     dependencies=[rate_limit("replays")],
+    response_model=GameState,
 )
-async def replay_game(game_id: str, ctx: ContextDep, at: int = 0) -> GameState:
-    view = await ctx.replays.view(ctx.db, game_id, at)
-    return GameState(game_id=game_id, version=at, view=view)
+async def replay_game(
+    game_id: str, ctx: ContextDep, player: OptionalPlayer, invite: Invite = None, at: int = 0
+) -> Response:
+    async with ctx.db.session() as session:
+        await watching.watchable(session, game_id, player.id if player else None, invite)
+    page = await ctx.replays.page(ctx.db, game_id, at)
+    return Response(page, media_type="application/json")
 
 
 @router.post(
@@ -176,10 +209,11 @@ async def make_move(
 @router.post(
     "/{game_id}/concede",
     summary="Concede",
-    description="Give up your seat. In a two-player game the other player wins at once (the "
-    "outcome lists you under `conceded` and says `ended_by: concession`); with more players "
-    "the heuristic bot plays your seat to the end and you are ranked last. 409 when the game "
-    "has ended or you conceded already.",
+    description="Give up your seat; the log gains a line saying so. In a two-player game the "
+    "other player wins at once (the outcome lists you under `conceded` and says `ended_by: "
+    "concession`); with more players the stand-in bot (the lobby's `stand_in_level`) plays "
+    "your seat to the end and you are "
+    "ranked last. 409 when the game has ended or you conceded already.",
     responses={
         **SEATED,
         409: {"model": ErrorBody, "description": "the game has ended, or you conceded already"},
@@ -206,22 +240,22 @@ async def concede(game_id: str, ctx: ContextDep, player: CurrentPlayer) -> GameS
     description="On a finished game: a new lobby with the same game, options and seat count. "
     "The first player to ask becomes its host in their old seat, bots sit in their old seats, "
     "and every other player's seat is kept for them for ten minutes; they are told over the "
-    "game socket (`{\"type\":\"rematch\",\"lobby_id\"}`) and the view's "
+    'game socket (`{"type":"rematch","lobby_id"}`) and the view\'s '
     "`table.rematch_lobby_id`. Asking again (anyone of the old table) gives the same lobby and "
     "seats the caller in their kept seat.",
     responses={
         401: {"model": ErrorBody, "description": "no player token"},
-        403: {"model": ErrorBody, "description": "the caller did not play this game, or is "
-              "suspended"},
+        403: {
+            "model": ErrorBody,
+            "description": "the caller did not play this game, or is suspended",
+        },
         404: {"model": ErrorBody},
         409: {"model": ErrorBody, "description": "the game has not finished, or the lobby is full"},
-    }
-    | RATE_LIMITED,
+        **RATE_LIMITED,
+    },
     dependencies=[rate_limit("joins")],
 )
-async def rematch(
-    game_id: str, ctx: ContextDep, player: FreePlayer, request: Request
-) -> LobbyOut:
+async def rematch(game_id: str, ctx: ContextDep, player: FreePlayer, request: Request) -> LobbyOut:
     async with ctx.db.writing() as session:
         idle = ctx.settings.LOBBY_IDLE
         lobby_id, version = await lobbies.rematch(session, game_id, player, idle)
@@ -237,13 +271,21 @@ async def rematch(
 @router.get(
     "/{game_id}/chat",
     summary="The table's chat",
-    description="The latest 100 lines, oldest first; readable by anyone who can see the table. "
-    "Seated players write over the game socket (`{\"type\":\"chat\",\"text\"}`).",
-    responses={404: {"model": ErrorBody}},
+    description="The latest 100 lines, oldest first: a public table's for anyone, a private "
+    "table's for its seated players only (an invited spectator gets 403). Seated players "
+    'write over the game socket (`{"type":"chat","text"}`).',
+    responses=NOT_WATCHABLE
+    | {
+        403: {
+            "model": ErrorBody,
+            "description": "a private table's invited spectator: its chat is for its players",
+        },
+    },
 )
-async def game_chat(game_id: str, session: SessionDep) -> list[ChatLine]:
-    if not storable(game_id) or await session.get(Game, game_id) is None:
-        raise Problem(404, "No such game.")
+async def game_chat(
+    game_id: str, session: SessionDep, player: OptionalPlayer, invite: Invite = None
+) -> list[ChatLine]:
+    await watching.chat_readable(session, game_id, player.id if player else None, invite)
     return [ChatLine(**line) for line in await chat.history(session, game_id=game_id)]
 
 

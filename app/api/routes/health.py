@@ -1,4 +1,5 @@
-"""Health: whether this instance can serve (for load balancers and operators)."""
+"""Health, for load balancers, orchestrators and operators: whether this process answers
+(live) and whether this instance can serve (ready)."""
 
 import asyncio
 
@@ -7,9 +8,9 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import text
 
 from app.api.deps import ContextDep
-from app.schemas import Readiness
+from app.schemas import Liveness, Readiness
 
-router = APIRouter(prefix="/api/health", tags=["health"])
+router = APIRouter(prefix="/health", tags=["health"])
 
 # Seconds the database may take to answer the readiness check.
 DATABASE_TIMEOUT = 2.0
@@ -28,20 +29,33 @@ async def _database_ok(ctx) -> bool:
 
 
 @router.get(
+    "/live",
+    summary="Liveness",
+    description="200 while the process answers; it asks nothing of the database or Redis, so "
+    "an outage of either never gets an instance restarted.",
+)
+async def live() -> Liveness:
+    return Liveness(status="ok")
+
+
+@router.get(
     "/ready",
     summary="Readiness",
-    description="200 when the database answers and, with `REDIS_URL` set, Redis answers too; "
-    "503 otherwise. While Redis is away moves still commit and this instance's sockets stay "
-    "live, but sockets on other instances wait for Redis to catch up.",
-    responses={503: {"model": Readiness, "description": "a dependency does not answer"}},
+    description="200 when the database answers (within 2 s), 503 otherwise. Redis is "
+    "reported as of its last health check but does not make this 503: while Redis is away "
+    "moves still commit and this instance's sockets stay live (sockets on other instances "
+    "catch up once it is back), and every instance out of a load balancer at once would "
+    "serve nobody.",
+    response_model=Readiness,
+    responses={503: {"model": Readiness, "description": "the database does not answer"}},
 )
-async def ready(ctx: ContextDep) -> Readiness:
+async def ready(ctx: ContextDep) -> Readiness | JSONResponse:
     database = "ok" if await _database_ok(ctx) else "unavailable"
     if ctx.settings.REDIS_URL:
-        redis = "ok" if await ctx.bus.ping() else "unavailable"
+        redis = "ok" if ctx.bus.healthy else "unavailable"
     else:
         redis = "off"
     body = Readiness(database=database, redis=redis)
-    if "unavailable" in (database, redis):
+    if database == "unavailable":
         return JSONResponse(body.model_dump(), status_code=503)
     return body

@@ -9,6 +9,7 @@ from app.api.deps import (
     ContextDep,
     CurrentPlayer,
     FreePlayer,
+    Invite,
     OptionalPlayer,
     SessionDep,
     rate_limit,
@@ -24,23 +25,27 @@ from app.schemas import (
     JoinByCode,
     LobbyCreate,
     LobbyOut,
+    Responses,
     StandInRequest,
     Unprocessable,
 )
 from app.services import chat, lobbies, lobby_rows
-from app.services.lobby_rows import LobbySeats
+from app.services.errors import Problem
+from app.services.lobby_rows import NO_SUCH_LOBBY, LobbySeats
 
 router = APIRouter(prefix="/api/lobbies", tags=["lobbies"])
 
-ERRORS = {
+ERRORS: Responses = {
     401: {"model": ErrorBody, "description": "no player token"},
     403: {"model": ErrorBody, "description": "not allowed for the caller (or suspended)"},
     404: {"model": ErrorBody, "description": "no such lobby"},
     409: {"model": ErrorBody, "description": "not possible in the lobby's current state"},
     422: {"model": Unprocessable, "description": "invalid request"},
 }
-REPLACED = {410: {"model": ErrorBody, "description": "the host replaced this invite code"}}
-UNEXPECTED_HOST = {
+REPLACED: Responses = {
+    410: {"model": ErrorBody, "description": "the host replaced this invite code"}
+}
+UNEXPECTED_HOST: Responses = {
     400: {"model": ErrorBody, "description": "an invite link cannot be built for this Host"}
 }
 
@@ -79,8 +84,13 @@ async def _change(
     status_code=status.HTTP_201_CREATED,
     summary="Create a lobby",
     description="The caller becomes the host and takes seat 0. `seats` defaults to the game's "
-    "fewest players, `private` to true (joined only by invite code), `turn_seconds` to 180 "
-    "(null: untimed). An open lobby that nobody changes for a day closes by itself.",
+    "fewest players, `private` to true (joined only by invite code). `speed` "
+    "names the table's speed (`GET /api/queue/speeds`: real time, turn-based or untimed); "
+    "without it `turn_seconds` (default 180; null: untimed) gives a per-move clock, as before "
+    "speeds had names. A private table is watched by its seats and whoever holds its invite "
+    "code, and its chat is its seats' only; `after_end` (private tables only, default "
+    "`private`) says whether anyone may watch its record once it has ended (`public`). An "
+    "open lobby that nobody changes for a day closes by itself.",
     responses=ERRORS | UNREADABLE_BODY | UNEXPECTED_HOST | RATE_LIMITED,
     dependencies=[rate_limit("lobbies")],
 )
@@ -90,6 +100,8 @@ async def create_lobby(
     ls = await lobbies.create(
         ctx.db, player, data, ctx.settings.MAX_OPEN_LOBBIES, ctx.settings.LOBBY_IDLE
     )
+    if not ls.lobby.private:
+        ctx.seeks_changed()
     return ls.out(player.id, _base(ctx, request))
 
 
@@ -122,7 +134,11 @@ async def join_by_code(
     data: JoinByCode, ctx: ContextDep, player: FreePlayer, request: Request
 ) -> LobbyOut:
     return await _change(
-        ctx, request, None, player, lambda ls: lobbies.join(ls, player, by_code=True),
+        ctx,
+        request,
+        None,
+        player,
+        lambda ls: lobbies.join(ls, player, by_code=True),
         invite_code=data.invite_code,
     )
 
@@ -148,14 +164,29 @@ async def lobby_by_invite(
 @router.get(
     "/{lobby_id}",
     summary="One lobby",
-    description="The invite code and link are shown to the lobby's members only.",
-    responses={404: ERRORS[404]} | UNEXPECTED_HOST,
+    description="The invite code and link are shown to the lobby's members only. A private "
+    "lobby is shown to its members (seated, hosting, or kept a seat by a rematch) and to "
+    "whoever sends its invite code (`invite`); to anyone else it is 404, as an unknown one.",
+    responses={
+        404: {
+            "model": ErrorBody,
+            "description": "no such lobby, or a private one the "
+            "caller is neither a member of nor invited to",
+        },
+        **UNEXPECTED_HOST,
+    },
 )
 async def get_lobby(
-    lobby_id: str, ctx: ContextDep, player: OptionalPlayer, request: Request
+    lobby_id: str,
+    ctx: ContextDep,
+    player: OptionalPlayer,
+    request: Request,
+    invite: Invite = None,
 ) -> LobbyOut:
     async with ctx.db.session() as session:
         ls = await lobby_rows.load(session, lobby_id)
+    if not ls.may_watch(player.id if player else None, invite):
+        raise Problem(404, NO_SUCH_LOBBY)
     return _out(ctx, request, ls, player)
 
 
@@ -194,10 +225,13 @@ async def leave(
     responses=ERRORS | UNREADABLE_BODY | UNEXPECTED_HOST,
 )
 async def add_bot(
-    lobby_id: str, data: BotRequest, ctx: ContextDep, player: CurrentPlayer, request: Request
+    lobby_id: str, data: BotRequest, ctx: ContextDep, player: FreePlayer, request: Request
 ) -> LobbyOut:
     return await _change(
-        ctx, request, lobby_id, player,
+        ctx,
+        request,
+        lobby_id,
+        player,
         lambda ls: lobbies.add_bot(ls, player, data.seat, data.level),
     )
 
@@ -210,11 +244,17 @@ async def add_bot(
     responses=ERRORS | UNREADABLE_BODY | UNEXPECTED_HOST,
 )
 async def choose_stand_in(
-    lobby_id: str, data: StandInRequest, ctx: ContextDep, player: CurrentPlayer,
+    lobby_id: str,
+    data: StandInRequest,
+    ctx: ContextDep,
+    player: FreePlayer,
     request: Request,
 ) -> LobbyOut:
     return await _change(
-        ctx, request, lobby_id, player,
+        ctx,
+        request,
+        lobby_id,
+        player,
         lambda ls: lobbies.choose_stand_in(ls, player, data.level),
     )
 
@@ -227,7 +267,7 @@ async def choose_stand_in(
     responses=ERRORS | UNEXPECTED_HOST,
 )
 async def free_seat(
-    lobby_id: str, seat: int, ctx: ContextDep, player: CurrentPlayer, request: Request
+    lobby_id: str, seat: int, ctx: ContextDep, player: FreePlayer, request: Request
 ) -> LobbyOut:
     return await _change(
         ctx, request, lobby_id, player, lambda ls: lobbies.free_seat(ls, player, seat)
@@ -243,7 +283,7 @@ async def free_seat(
     responses=ERRORS | UNEXPECTED_HOST,
 )
 async def new_invite_code(
-    lobby_id: str, ctx: ContextDep, player: CurrentPlayer, request: Request
+    lobby_id: str, ctx: ContextDep, player: FreePlayer, request: Request
 ) -> LobbyOut:
     ls = await lobbies.new_invite_code(ctx.db, lobby_id, player, ctx.settings.LOBBY_IDLE)
     await ctx.lobby_changed(lobby_id)
@@ -261,7 +301,9 @@ async def new_invite_code(
 async def close(
     lobby_id: str, ctx: ContextDep, player: CurrentPlayer, request: Request
 ) -> LobbyOut:
-    return await _change(ctx, request, lobby_id, player, lambda ls: lobbies.close(ls, player))
+    closed = await _change(ctx, request, lobby_id, player, lambda ls: lobbies.close(ls, player))
+    await ctx.rematch_closed(lobby_id)
+    return closed
 
 
 @router.post(
@@ -273,20 +315,39 @@ async def close(
     "that cannot be set up is refused (409) and the lobby stays open.",
     responses=ERRORS,
 )
-async def start(lobby_id: str, ctx: ContextDep, player: CurrentPlayer) -> GameStarted:
-    game = await lobbies.start(ctx.db, lobby_id, player, ctx.timing)
+async def start(lobby_id: str, ctx: ContextDep, player: FreePlayer) -> GameStarted:
+    game, rematch_of = await lobbies.start(ctx.db, lobby_id, player, ctx.timing)
     await ctx.lobby_changed(lobby_id)
     await ctx.game_changed(game.id, 0, game.due_at)
+    if rematch_of is not None:
+        # The old table no longer offers the rematch as waiting.
+        await ctx.game_changed(*rematch_of)
     return GameStarted(game_id=game.id)
 
 
 @router.get(
     "/{lobby_id}/chat",
     summary="The lobby's chat",
-    description="The latest 100 lines, oldest first. Seated players write over the lobby "
-    "socket (`{\"type\":\"chat\",\"text\"}`) until the game starts.",
-    responses={404: ERRORS[404]},
+    description="The latest 100 lines, oldest first: a public lobby's for anyone, a private "
+    "one's for its seated players only (someone who holds its invite code gets 403, anyone "
+    "else 404). Seated players write over the lobby socket "
+    '(`{"type":"chat","text"}`) until the game starts.',
+    responses={
+        403: {"model": ErrorBody, "description": "a private lobby's chat is for its players"},
+        404: {
+            "model": ErrorBody,
+            "description": "no such lobby, or a private one the caller "
+            "is neither a member of nor invited to",
+        },
+    },
 )
-async def lobby_chat(lobby_id: str, session: SessionDep) -> list[ChatLine]:
-    await lobby_rows.load(session, lobby_id)
+async def lobby_chat(
+    lobby_id: str, session: SessionDep, player: OptionalPlayer, invite: Invite = None
+) -> list[ChatLine]:
+    ls = await lobby_rows.load(session, lobby_id)
+    player_id = player.id if player else None
+    if not ls.may_watch(player_id, invite):
+        raise Problem(404, NO_SUCH_LOBBY)
+    if not ls.may_read_chat(player_id):
+        raise Problem(403, "Only the players in the lobby can read its chat.")
     return [ChatLine(**line) for line in await chat.history(session, lobby_id=lobby_id)]

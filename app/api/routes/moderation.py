@@ -9,8 +9,9 @@ from app import logs
 from app.api.deps import AdminDep, ContextDep, SessionDep
 from app.db import storable
 from app.guard import client_address
-from app.schemas import UNREADABLE_BODY, AdminAuditEntry, AdminChatRemoved, AdminMute, ErrorBody, MuteRequest
-from app.services import moderation
+from app.schemas import UNREADABLE_BODY, ErrorBody
+from app.schemas_admin import AdminAuditEntry, AdminChatRemoved, AdminMute, MuteRequest
+from app.services import admin, moderation
 from app.services.moderation import Actor
 
 router = APIRouter(
@@ -23,15 +24,18 @@ router = APIRouter(
 # Ids are 32-bit integers in the database.
 MAX_ID = 2**31 - 1
 ADMIN_NAME = Header(
-    None, max_length=64, description="who is acting, for the audit log (default `admin`)",
+    None,
+    max_length=64,
+    description="who is acting, for the audit log (default `admin`)",
     examples=["sam"],
 )
 
 
 def actor(request: Request, name: str | None) -> Actor:
     current = logs.REQUEST.get() or {}
-    return Actor((name or "").strip() or "admin", client_address(request),
-                 current.get("request_id"))
+    return Actor(
+        (name or "").strip() or "admin", client_address(request), current.get("request_id")
+    )
 
 
 @router.delete(
@@ -42,25 +46,20 @@ def actor(request: Request, name: str | None) -> Actor:
     "with `removes: <id>`, and the line is gone from the history. The audit log keeps its text.",
 )
 async def remove_chat_line(
-    ctx: ContextDep, request: Request, message_id: int = Path(ge=1, le=MAX_ID, examples=[42]),
+    ctx: ContextDep,
+    request: Request,
+    message_id: int = Path(ge=1, le=MAX_ID, examples=[42]),
     x_admin_name: str | None = ADMIN_NAME,
 ) -> AdminChatRemoved:
     removed = await moderation.remove_line(ctx.db, message_id, actor(request, x_admin_name))
-    notice = moderation.notice(f"A moderator removed a line by {removed['name']}.",
-                               removes=message_id)
+    notice = moderation.notice(
+        f"A moderator removed a line by {removed['name']}.", removes=message_id
+    )
     if removed["game_id"]:
         await ctx.game_event(removed["game_id"], notice)
     elif removed["lobby_id"]:
         await ctx.lobby_event(removed["lobby_id"], notice)
     return AdminChatRemoved(**removed)
-
-
-async def _tell_tables(ctx: ContextDep, player_id: str, text: str) -> None:
-    games, lobbies = await moderation.tables_of(ctx.db, player_id)
-    for game_id in games:
-        await ctx.game_event(game_id, moderation.notice(text))
-    for lobby_id in lobbies:
-        await ctx.lobby_event(lobby_id, moderation.notice(text))
 
 
 @router.post(
@@ -72,14 +71,15 @@ async def _tell_tables(ctx: ContextDep, player_id: str, text: str) -> None:
     responses=UNREADABLE_BODY,
 )
 async def mute_player(
-    player_id: str, body: MuteRequest, ctx: ContextDep, request: Request,
+    player_id: str,
+    body: MuteRequest,
+    ctx: ContextDep,
+    request: Request,
     x_admin_name: str | None = ADMIN_NAME,
 ) -> AdminMute:
-    name, until = await moderation.mute(
-        ctx.db, player_id, body.minutes, body.reason, actor(request, x_admin_name)
+    name, until = await admin.mute(
+        ctx, player_id, body.minutes, body.reason, actor(request, x_admin_name)
     )
-    minutes = f"{body.minutes} minute{'s' if body.minutes != 1 else ''}"
-    await _tell_tables(ctx, player_id, f"A moderator muted {name} in chat for {minutes}.")
     return AdminMute(player_id=player_id, name=name, muted_until=until, reason=body.reason)
 
 
@@ -89,26 +89,29 @@ async def mute_player(
     description="The player may chat again; their tables are told when a mute was lifted.",
 )
 async def unmute_player(
-    player_id: str, ctx: ContextDep, request: Request, x_admin_name: str | None = ADMIN_NAME,
+    player_id: str,
+    ctx: ContextDep,
+    request: Request,
+    x_admin_name: str | None = ADMIN_NAME,
 ) -> AdminMute:
-    name, was_muted = await moderation.unmute(ctx.db, player_id, actor(request, x_admin_name))
-    if was_muted:
-        await _tell_tables(ctx, player_id, f"{name} may chat again.")
+    name = await admin.unmute(ctx, player_id, actor(request, x_admin_name))
     return AdminMute(player_id=player_id, name=name, muted_until=None)
 
 
 @router.get(
     "/audit",
     summary="The audit log",
-    description="Every change an admin made (aborted games, removed chat lines, mutes, sign-outs, "
-    "suspensions, ratings computed again), newest "
-    "first: who (`actor`, from the `X-Admin-Name` header, and `address`), what (`action` on "
-    "`target`, with `details`) and when (`at`). Filter by `action` and `since`; page with "
-    "`before` (the last `id` seen).",
+    description="Every change an admin made, newest first: who (`actor`, from the "
+    "`X-Admin-Name` header, and `address`), what (`action` on `target`, with `details`) and "
+    "when (`at`). The actions: "
+    + "; ".join(f"`{name}` ({what})" for name, what in moderation.ACTIONS.items())
+    + ". Filter by `action` and `since`; page with `before` (the last `id` seen).",
 )
 async def audit_log(
     session: SessionDep,
-    action: str | None = Query(None, examples=["chat.delete"]),
+    action: str | None = Query(
+        None, examples=["chat.delete"], description="one of the actions above"
+    ),
     since: datetime | None = Query(None, examples=["2026-12-01T00:00:00Z"]),
     before: int | None = Query(
         None, ge=1, le=MAX_ID, description="only entries older than this id"
@@ -120,8 +123,14 @@ async def audit_log(
     rows = await moderation.audit(session, action=action, since=since, before=before, limit=limit)
     return [
         AdminAuditEntry(
-            id=r.id, at=r.at, actor=r.actor, address=r.address, request_id=r.request_id,
-            action=r.action, target=r.target, details=r.details,
+            id=r.id,
+            at=r.at,
+            actor=r.actor,
+            address=r.address,
+            request_id=r.request_id,
+            action=r.action,
+            target=r.target,
+            details=r.details,
         )
         for r in rows
     ]

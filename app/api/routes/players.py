@@ -8,6 +8,7 @@ from app.api.deps import (
     RATE_LIMITED,
     ContextDep,
     CurrentPlayer,
+    FreePlayer,
     OptionalPlayer,
     SessionDep,
     rate_limit,
@@ -23,7 +24,10 @@ from app.schemas import (
     Rename,
     SignedOut,
     Unprocessable,
+    YourTurn,
+    YourTurns,
 )
+from app.services.speeds import shown as speed_fields
 from app.services import my_games, players
 from engine.registry import get_game
 
@@ -83,7 +87,9 @@ async def sign_out(ctx: ContextDep, request: Request, response: Response) -> Sig
     "where a refusal would be logged as an error.",
 )
 async def current(player: OptionalPlayer) -> PlayerOut | None:
-    return None if player is None else PlayerOut(id=player.id, name=player.name, handle=player.handle)
+    return (
+        None if player is None else PlayerOut(id=player.id, name=player.name, handle=player.handle)
+    )
 
 
 @router.get(
@@ -100,16 +106,17 @@ async def me(player: CurrentPlayer) -> PlayerOut:
     "/me",
     summary="Change my name",
     description="Renames the caller: same id, same token, same seats. Every lobby and table "
-    "the caller sits at shows the new name, live over their sockets.",
+    "the caller sits at shows the new name, live over their sockets. 403 while suspended.",
     responses={
         **UNREADABLE_BODY,
         **RATE_LIMITED,
         401: {"model": ErrorBody},
+        403: {"model": ErrorBody, "description": "the caller is suspended"},
         422: {"model": Unprocessable},
     },
     dependencies=[rate_limit("joins")],
 )
-async def rename(data: Rename, ctx: ContextDep, player: CurrentPlayer) -> PlayerOut:
+async def rename(data: Rename, ctx: ContextDep, player: FreePlayer) -> PlayerOut:
     async with ctx.db.writing() as session:
         games, lobbies = await players.rename(session, player.id, data.name)
     for game_id, version in games.items():
@@ -151,11 +158,40 @@ async def my_games_page(
                 your_turn=m.your_turn,
                 you=m.you,
                 seats=seats[m.row.id],
-                winners=(m.row.outcome or {}).get("winners") if m.row.status == "finished" else None,
+                winners=(m.row.outcome or {}).get("winners")
+                if m.row.status == "finished"
+                else None,
                 updated_at=m.row.updated_at,
+                deadline=m.deadline if m.your_turn else None,
+                time_left=m.left,
+                **speed_fields(m.row.speed, m.row.turn_seconds),
             )
             for m in page
         ],
         lobbies=[ls.out(player.id, base) for ls in lobbies],
         next_before=page[-1].row.id if more and page else None,
+    )
+
+
+@router.get(
+    "/me/turns",
+    summary="Tables waiting for me",
+    description="The caller's tables where it is their turn, the one whose time runs out "
+    'soonest first: the page\'s app badge counts them, and "Next table" opens the first '
+    "after the one the player is at.",
+    responses={401: {"model": ErrorBody}},
+)
+async def my_turns(session: SessionDep, player: CurrentPlayer) -> YourTurns:
+    waiting = [m for m in await my_games.active_games(session, player.id) if m.your_turn]
+    return YourTurns(
+        count=len(waiting),
+        games=[
+            YourTurn(
+                game_id=m.row.id,
+                title=get_game(m.row.kind).title,
+                pace=speed_fields(m.row.speed, m.row.turn_seconds)["pace"],
+                deadline=m.deadline,
+            )
+            for m in waiting
+        ],
     )

@@ -1,0 +1,121 @@
+"""Mail: addresses, the signed links in mails, and sending one mail with ``aiosmtplib``.
+
+Every mail has a plain text and an HTML part, and ``List-Unsubscribe`` with
+``List-Unsubscribe-Post`` (RFC 8058): a mail program's "unsubscribe" posts to the link, which
+deletes the address without a sign-in. A link carries what it acts on, signed by the server
+(``Keys.sign``): a confirmation link its one-time nonce, an unsubscribe link a hash of its own
+address, so it unsubscribes that address and no other. An address goes into no log line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import make_msgid
+from urllib.parse import unquote, urlsplit
+
+import aiosmtplib
+
+from app.notices import texts
+from app.notices.keys import Keys
+from app.services.errors import Problem
+
+# One @, no spaces or brackets, a dot in the domain: a typo is caught, and a mail server
+# decides the rest (the confirmation link proves the address).
+ADDRESS = re.compile(r"[^@\s<>()\[\],;:\"']{1,64}@[^@\s<>()\[\],;:\"']+\.[^@\s<>()\[\],;:\"'.]{2,}")
+
+
+@dataclass(frozen=True)
+class Smtp:
+    hostname: str
+    port: int
+    username: str | None
+    password: str | None
+    use_tls: bool
+
+
+def smtp(url: str) -> Smtp:
+    parts = urlsplit(url)
+    if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
+        raise ValueError("SMTP_URL is smtp://user:password@host:port or smtps://…")
+    tls = parts.scheme == "smtps"
+    return Smtp(
+        parts.hostname,
+        parts.port or (465 if tls else 25),
+        unquote(parts.username) if parts.username else None,
+        unquote(parts.password) if parts.password else None,
+        tls,
+    )
+
+
+def clean_address(text: str) -> str:
+    address = text.strip()
+    if len(address) > 254 or not ADDRESS.fullmatch(address):
+        raise Problem(422, "That is not a mail address.")
+    return address
+
+
+def _digest(address: str) -> str:
+    return hashlib.sha256(address.lower().encode()).hexdigest()[:24]
+
+
+def confirm_token(keys: Keys, player_id: str, nonce: str) -> str:
+    return keys.sign("confirm", player_id, nonce)
+
+
+def unsubscribe_token(keys: Keys, player_id: str, address: str) -> str:
+    return keys.sign("unsubscribe", player_id, _digest(address))
+
+
+def opened(keys: Keys, token: str, purpose: str) -> tuple[str, str]:
+    """The player and the nonce (or address hash) a token of ``purpose`` carries; 400 for a
+    token this server did not sign for that."""
+    parts = keys.open(token)
+    if parts is None or len(parts) != 3 or parts[0] != purpose:
+        raise Problem(400, "That link is not one this server made.")
+    return parts[1], parts[2]
+
+
+def is_for(address: str, digest: str) -> bool:
+    return _digest(address) == digest
+
+
+def compose(
+    sender: str,
+    to: str,
+    subject: str,
+    paragraphs: list[str],
+    link: str,
+    label: str,
+    unsubscribe_url: str,
+) -> EmailMessage:
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = to
+    msg["Subject"] = subject
+    msg["Message-ID"] = make_msgid(domain="campground")
+    msg["List-Unsubscribe"] = f"<{unsubscribe_url}>"
+    msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    plain = "\n\n".join([*paragraphs, f"{label}: {link}", f"Stop these mails: {unsubscribe_url}"])
+    msg.set_content(plain + "\n")
+    msg.add_alternative(texts.html(paragraphs, link, label, unsubscribe_url), subtype="html")
+    return msg
+
+
+async def send(server: Smtp, msg: EmailMessage, timeout: float) -> bool:
+    """Whether the server took the mail; False (to try again later) when it could not."""
+    try:
+        await aiosmtplib.send(
+            msg,
+            hostname=server.hostname,
+            port=server.port,
+            username=server.username,
+            password=server.password,
+            use_tls=server.use_tls,
+            timeout=timeout,
+        )
+    except (aiosmtplib.SMTPException, OSError, TimeoutError):
+        return False
+    return True

@@ -1,0 +1,79 @@
+"""Web Push: checking a subscription a page sends, and sending one notice to it, encrypted as
+RFC 8291 says and signed with the server's VAPID key (RFC 8292) by ``pywebpush``."""
+
+from __future__ import annotations
+
+import asyncio
+import binascii
+import ipaddress
+from typing import Literal
+from urllib.parse import urlsplit
+
+import aiohttp
+import orjson
+from pywebpush import WebPushException, webpush_async
+
+from app.models import PushSubscription
+from app.notices.keys import Keys, unb64
+from app.services.errors import Problem
+
+# How long a push service keeps a notice for a device that is off: a day, like the retries.
+TTL = 24 * 3600
+
+Result = Literal["sent", "gone", "failed"]
+
+
+def _loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+def check(endpoint: str, p256dh: str, auth: str, services: str) -> None:
+    """Refuse (422) an endpoint off the known push services, or keys of the wrong form: the
+    server will send to this address, so it must be a push service's."""
+    url = urlsplit(endpoint)
+    host = url.hostname or ""
+    allowed = [h.strip().lower() for h in services.split(",") if h.strip()]
+    known = any(host == h or host.endswith("." + h) or url.netloc.lower() == h for h in allowed)
+    if not known or not (url.scheme == "https" or (url.scheme == "http" and _loopback(host))):
+        raise Problem(422, "That endpoint is not on a push service this server sends to.")
+    try:
+        key, secret = unb64(p256dh), unb64(auth)
+    except (binascii.Error, ValueError):
+        raise Problem(422, "The subscription's keys are not base64url.") from None
+    if len(key) != 65 or key[0] != 4:
+        raise Problem(422, "The p256dh key must be an uncompressed P-256 point (65 bytes).")
+    if len(secret) != 16:
+        raise Problem(422, "The auth secret must be 16 bytes.")
+
+
+async def send(
+    http: aiohttp.ClientSession,
+    keys: Keys,
+    subject: str,
+    sub: PushSubscription,
+    payload: dict,
+    timeout: float,
+) -> Result:
+    """``gone`` when the push service says the subscription is no more (404, 410)."""
+    info = {"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh, "auth": sub.auth}}
+    try:
+        await asyncio.wait_for(
+            webpush_async(
+                info,
+                orjson.dumps(payload).decode(),
+                vapid_private_key=keys.vapid,
+                vapid_claims={"sub": subject},
+                ttl=TTL,
+                aiohttp_session=http,
+                timeout=aiohttp.ClientTimeout(total=timeout),
+            ),
+            timeout,
+        )
+    except WebPushException as exc:
+        return "gone" if exc.response is not None and exc.status_code in (404, 410) else "failed"
+    except (TimeoutError, aiohttp.ClientError, OSError):
+        return "failed"
+    return "sent"
