@@ -5,12 +5,15 @@ import re
 from pathlib import Path
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
-EMOJI = re.compile("[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F]")
+EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f]")
 
 
 def test_no_client_file_draws_with_emoji():
-    files = [p for p in STATIC.rglob("*") if p.suffix in {".js", ".css", ".html", ".svg"}
-             and "vendor" not in p.parts]
+    files = [
+        p
+        for p in STATIC.rglob("*")
+        if p.suffix in {".js", ".css", ".html", ".svg"} and "vendor" not in p.parts
+    ]
     assert len(files) > 10
     found = {
         f"{p.relative_to(STATIC)}:{n}": EMOJI.findall(line)
@@ -19,3 +22,43 @@ def test_no_client_file_draws_with_emoji():
         if EMOJI.search(line)
     }
     assert found == {}
+
+
+def luminance(colour: str) -> float:
+    """WCAG 2's relative luminance of a ``#rrggbb`` colour."""
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_contrast_is_measured_as_wcag_does():
+    assert round(contrast("#ffffff", "#000000"), 2) == 21.0
+    assert round(contrast("#ffffff", "#767676"), 2) == 4.54
+
+
+def test_white_text_on_every_summer_camp_pack_colour_reaches_4_5_to_1():
+    """Card names (and the note under a card) are white on the pack's colour; the board's
+    badge numbers are white on the same colours and on the lake's two badges."""
+    from engine.summer_camp.cards import PACKS
+
+    css = (STATIC / "games" / "summer-camp.css").read_text(encoding="utf-8")
+    cards = dict(re.findall(r"\.card-face\.sc-pack-(\w+) \{ --card-colour: (#[0-9a-f]{6});", css))
+    assert set(cards) == {"base", *PACKS}
+    art = (STATIC / "games" / "summer-camp-art.js").read_text(encoding="utf-8")
+    fills = dict(
+        re.findall(r"(\w+): \"(#[0-9a-f]{6})\"", art.split("const PACK_FILL = {")[1].split("}")[0])
+    )
+    assert fills == cards
+    medals = re.findall(r"medal\([^)]*\"(#[0-9a-f]{6})\"", art)
+    assert len(medals) == 2
+    low = {
+        name: round(contrast("#ffffff", c), 2)
+        for name, c in [*cards.items(), *zip(("lake", "all-star"), medals)]
+        if contrast("#ffffff", c) < 4.5
+    }
+    assert low == {}

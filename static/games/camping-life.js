@@ -30,6 +30,9 @@ const ASK = {
 
 // Of the won cards waiting to be placed, the one this player chose to place next.
 let chosen = null;
+export const actions = {
+  choose: (el) => { chosen = JSON.parse(el.dataset.card); },
+};
 
 export function render(root, view, ctx) {
   if (!document.querySelector(`link[href="${CSS}"]`)) {
@@ -41,19 +44,15 @@ export function render(root, view, ctx) {
   if (!toPlace.includes(chosen)) chosen = toPlace[0] ?? null;
   all("place").filter((e) => e.move.card !== chosen).forEach(ctx.claim);
   const of = (type) => type === "place" ? all("place").filter((e) => e.move.card === chosen) : all(type);
-  const choose = (card) => {
-    chosen = card;
-    root.replaceChildren();
-    render(root, view, ctx);
-  };
   const me = view.you ?? 0;
   const them = 1 - me;
 
+  const same = ctx.same || ((_key, _inputs, build) => build());
   // Once this round's coins on the cards are turned over, the turn-over takes the row's place.
   const turnedOver = view.phase === "place" && view.last_round?.round === view.round;
 
   root.append(h("div", { class: `cl you-${me}`, "data-testid": "camping-life" },
-    prompt(view, ctx, toPlace, choose),
+    prompt(view, ctx, toPlace),
     view.outcome ? scoring(view, ctx) : null,
     // Two columns on a wide screen; on a phone the sections are reordered into one (CSS order).
     h("div", { class: "cl-board" },
@@ -64,9 +63,13 @@ export function render(root, view, ctx) {
           nextSection(view, ctx, of)],
         seatPanel(view, view.seats[me], ctx, of, "large")),
       h("div", { class: "cl-col cl-side" },
-        seatPanel(view, view.seats[them], ctx, null, "small"),
+        // The other seat's area and the missions are drawn again only when they change.
+        same(`cl-seat-${them}`, [view.seats[them], view.you, ctx.seatName(them),
+          view.seats[them].area.map((row, r) => row.map((_, c) => ctx.changed("seats", them, "area", r, c))), ctx.lastMover],
+        () => seatPanel(view, view.seats[them], ctx, null, "small")),
         turnedOver ? null : revealSection(view, ctx, "Last turn-over", "cl-reveal"),
-        missionsSection(view, ctx)))));
+        same("cl-missions", [view.open_missions, view.secret_missions, view.secret_mission, view.you,
+          ctx.seatName(0), ctx.seatName(1)], () => missionsSection(view, ctx))))));
 }
 
 // The engine's log names seats by colour; show who sits there too.
@@ -91,9 +94,10 @@ function icon(name) {
   return span;
 }
 
+// A card is a picture named by its whole name; one that is a move control becomes a button.
 function tile(card, extra = "") {
   const classes = ["tile", card.kind, card.road && "with-road", extra].filter(Boolean);
-  return h("div", { class: classes.join(" "), title: card.name, "aria-label": card.name },
+  return h("div", { class: classes.join(" "), title: card.name, role: "img", "aria-label": card.name },
     icon(card.kind),
     h("span", { class: "tile-name" }, SHORT[card.kind], card.road ? h("span", { class: "tile-extra" }, " + road") : null),
     card.umbrella ? h("span", { class: "umbrella-mark", title: "umbrella" }, icon("umbrella")) : null);
@@ -113,7 +117,7 @@ function coinButton(ctx, entry, seat) {
   return button;
 }
 
-function prompt(view, ctx, toPlace, choose) {
+function prompt(view, ctx, toPlace) {
   const mine = view.to_act.includes(view.you) && !view.outcome;
   const won = [view.placing, ...view.waiting].filter((p) => p && p.seat === view.you);
   const placing = mine && view.phase === "place" ? won.find((p) => p.card.id === chosen) : view.placing;
@@ -148,7 +152,7 @@ function prompt(view, ctx, toPlace, choose) {
       toPlace.map((id) => {
         const card = won.find((p) => p.card.id === id).card;
         return h("button", { type: "button", class: `choose-card${id === chosen ? " chosen" : ""}`, "aria-pressed": String(id === chosen),
-          "data-testid": "choose-card", onclick: () => choose(id) }, tile(card));
+          "data-testid": "choose-card", "data-action": "choose", "data-card": JSON.stringify(id) }, tile(card));
       })) : null,
     after);
 }
@@ -159,7 +163,7 @@ function rowSection(view, ctx, of) {
     const mineHere = bids.filter((e) => e.move.card === card.id);
     return h("div", { class: `row-card${mineHere.length ? " biddable" : ""}`, "data-testid": "row-card" },
       tile(card),
-      ctx.mark(h("div", { class: "stack", "aria-label": "coins on this card" },
+      ctx.mark(h("div", { class: "stack", role: "group", "aria-label": "coins on this card" },
         stack.length
           ? stack.map((b) => coin(b.seat, b.coin, { hidden: b.coin == null, down: true }))
           : h("span", { class: "muted small" }, "no coins")), "row", i, "bids"),
@@ -338,7 +342,7 @@ function scoring(view, ctx) {
     told,
     h("p", { "data-testid": "cl-winner" }, headline),
     h("table", {},
-      h("thead", {}, h("tr", {}, h("th", {}, ""), seats.map((s) => h("th", { scope: "col" }, ctx.seatName(s), h("br"), h("span", { class: "muted small" }, view.seats[s].name))))),
+      h("thead", {}, h("tr", {}, h("td", {}), seats.map((s) => h("th", { scope: "col" }, ctx.seatName(s), h("br"), h("span", { class: "muted small" }, view.seats[s].name))))),
       h("tbody", {},
         CATEGORIES.map(([key, label]) => row(label, seats.map((s) => breakdown[s][key]), { "data-testid": "category", "data-category": key })),
         missions.map(([m, kind]) => row(

@@ -36,8 +36,9 @@ export function render(root, view, ctx) {
   const moves = view.legal_moves;
   const of = (type) => moves.filter((e) => e.move.type === type);
   const me = view.you == null ? null : view.seats[view.you];
+  const same = ctx.same || ((_key, _inputs, build) => build());
 
-  root.append(h("div", { class: "hike", "data-testid": "hike" },
+  root.append(h("div", { class: me ? "hike" : "hike watching", "data-testid": "hike" },
     prompt(view, ctx, of),
     trail(view, ctx, of),
     me ? h("section", { class: "hike-mine" },
@@ -45,13 +46,18 @@ export function render(root, view, ctx) {
       backpack(view, me, ctx, of, "large"),
       seatNotes(view, me, ctx)) : null,
     h("section", { class: "hike-others" },
-      view.seats.filter((s) => s.seat !== view.you).map((s) =>
-        h("div", { class: `hike-seat${s.hiking ? " hiking" : ""}`, "data-testid": "other-backpack" },
+      h("h2", { class: "sr-only" }, me ? "The other backpacks" : "Backpacks"),
+      // The other backpacks and the scores are drawn again only when what they show changes.
+      view.seats.filter((s) => s.seat !== view.you).map((s) => same(`hike-seat-${s.seat}`,
+        [s, ctx.seatName(s.seat), view.spaces, view.hike?.lead, view.hike?.dropped_out, view.turn, Boolean(view.outcome),
+          view.spaces.map((space) => ctx.changed("seats", s.seat, "backpack", space)), ctx.lastMover],
+        () => h("div", { class: `hike-seat${s.hiking ? " hiking" : ""}`, "data-testid": "other-backpack" },
           h("h3", {}, seatLabel(s.seat, ctx)),
           h("p", { class: "muted small packed" }, `${s.backpack_miles} mi packed · ${s.score} mi hiked`),
           backpack(view, s, ctx, null, "small"),
-          seatNotes(view, s, ctx)))),
-    scoreboard(view, ctx)));
+          seatNotes(view, s, ctx))))),
+    same("hike-scores", [view.seats.map((s) => [s.score, s.scored, ctx.seatName(s.seat), ctx.changed("seats", s.seat, "score")]),
+      view.outcome, ctx.outcomeText, ctx.concededText, ctx.lastMover], () => scoreboard(view, ctx))));
 }
 
 // The engine's log says "Player 2"; show the name sitting in that seat instead.
@@ -210,8 +216,9 @@ function seatNotes(view, seat, ctx) {
   if (hike?.lead === seat.seat) notes.push(h("span", { class: "tag lead" }, svgIcon(ICONS.boot), " lead hiker"));
   else if (seat.hiking) notes.push(h("span", { class: "tag hiker" }, "hiking"));
   else if (hike?.dropped_out.includes(seat.seat)) notes.push(h("span", { class: "tag" }, "back at camp"));
-  if (seat.owes) notes.push(h("span", { class: "tag owes" }, oweTag(seat.owes)));
   if (view.turn === seat.seat && !view.outcome) notes.push(h("span", { class: "tag" }, "turn"));
+  // What the seat still owes is the longest note: last, where it may wrap.
+  if (seat.owes) notes.push(h("span", { class: "tag owes" }, oweTag(seat.owes)));
   return notes.length ? h("p", { class: "notes" }, notes) : null;
 }
 

@@ -81,7 +81,22 @@ export const PLAYER_COLOURS = {
   orange: "#d9772b", black: "#333", white: "#f4f4f4",
 };
 
-function svg(body, { viewBox = "0 0 24 24", cls = "pt-svg", label = null, attrs = {} } = {}) {
+// Each distinct picture is built once and cloned after: a table of a hundred icons is drawn
+// at every change.
+const built = new Map();
+const BUILT_KEPT = 500;
+function svg(body, options = {}) {
+  const key = `${body}\n${JSON.stringify(options)}`;
+  let el = built.get(key);
+  if (!el) {
+    el = build(body, options);
+    if (built.size >= BUILT_KEPT) built.delete(built.keys().next().value);
+    built.set(key, el);
+  }
+  return el.cloneNode(true);
+}
+
+function build(body, { viewBox = "0 0 24 24", cls = "pt-svg", label = null, attrs = {} } = {}) {
   const el = document.createElementNS(NS, "svg");
   el.setAttribute("viewBox", viewBox);
   el.setAttribute("class", cls);

@@ -2,7 +2,7 @@
 // cards, the supply area, your hand, every player's rank, patches and hand count.
 // Every control comes from view.legal_moves; moves not placed here fall to the frame's bar.
 // The view (engine/pinetop/view.py) names components by id; the catalog holds what they show.
-import { fill, h, markup } from "/static/js/dom.js";
+import { h, markup } from "/static/js/dom.js";
 import {
   animalIcon, camperIcon, friendshipIcon, patchShape, suitIcon, tentIcon, towerIcon, weatherIcon, wildlifeIcon,
 } from "./pinetop-art.js";
@@ -61,8 +61,10 @@ const cardName = (view, pos) => MAP.get(view.map[pos].card).name;
 
 const ASK = {
   setup: "place your first camper: tap a map card",
-  action: "draw supply cards (tap the deck or a face-up card), move a camper onto a card for a patch (tap the highlighted patch on its edge), or place a camper (tap a highlighted card)",
+  action: "draw supply cards (tap the deck or a face-up card), move a camper onto a card for a patch (tap the highlighted patch on its edge), move one and then draw a card (tap an arrow on the map), or place a camper (tap a highlighted card)",
   draw: "draw a second card, move a camper (tap an arrow on the map), or draw no more",
+  // Draw & Move with the move first: its one card.
+  drawAfterMove: "draw a card: tap the deck or a face-up card (not a wild)",
   pay: "pay the cost one card at a time: tap a card in your hand",
   power: "use your green patch's power, or skip it",
   mastery: "claim a spot on the mastery card you completed: tap a highlighted patch",
@@ -80,7 +82,8 @@ function prompt(view, ctx, of) {
   if (view.outcome) return winnerBox(view, ctx);
   const mine = view.to_act.includes(view.you);
   const gift = of("give")[0];
-  const ask = gift ? `give a supply card to ${ctx.seatName(gift.move.to)}: tap a card in your hand` : ASK[view.phase];
+  const ask = gift ? `give a supply card to ${ctx.seatName(gift.move.to)}: tap a card in your hand`
+    : view.phase === "draw" && view.turn_state?.moved ? ASK.drawAfterMove : ASK[view.phase];
   const text = mine ? `Your turn: ${ask || "choose a move"}.`
     : view.to_act.length ? `Waiting for ${view.to_act.map(ctx.seatName).join(", ")} ${WAITING[view.phase] || ""}.` : "";
   const buttons = BUTTONS.flatMap(of).map((e) => ctx.moveButton(e));
@@ -178,21 +181,23 @@ function mapSection(view, ctx, of) {
     : `grid-template-columns:repeat(${cols}, ${track})`);
   const grid = h("div", { class: `pt-grid cols-${cols}${ring ? " with-ring" : ""}`, style, "data-testid": "pt-map" },
     view.map.map((cell) => {
-      const el = mapCard(view, ctx, cell, edgeMoves, places.get(cell.pos));
-      el.style.gridRow = String(cell.row + 1 + ring);
-      el.style.gridColumn = String(cell.col + 1 + ring);
-      return el;
+      // Drawn again only when something it shows changes: most of the map stays as it was.
+      const pos = cell.pos;
+      const inputs = [cell, ring, EDGES.map((_, i) => edgeMoves.get(`${pos}:${i}`) || null), places.get(pos) || null,
+        view.tower === pos, Object.entries(view.nature?.animals || {}).filter(([, at]) => at === pos),
+        view.nature ? [view.nature.weather, inLine(view.nature.weather_line, cell)] : null,
+        cell.campers.map((seat) => [colourOf(view, seat), ctx.seatName(seat)]),
+        ctx.changed("map", pos, "campers") && ctx.lastMover];
+      return (ctx.same || ((_key, _inputs, build) => build()))(`pt-cell-${pos}`, inputs, () => {
+        const el = mapCard(view, ctx, cell, edgeMoves, places.get(pos));
+        el.style.gridRow = String(cell.row + 1 + ring);
+        el.style.gridColumn = String(cell.col + 1 + ring);
+        return el;
+      });
     }),
     ring ? weatherToken(view) : null);
-  const details = h("div", { class: "pt-card-details", "data-testid": "card-details", "aria-live": "polite" });
-  grid.addEventListener("click", (e) => {
-    const el = e.target.closest(".pt-card:not(.legal)");
-    if (!el) return;
-    const pos = Number(el.dataset.pos);
-    shownCard = shownCard === pos ? null : pos;
-    fill(details, cardDetails(view, ctx));
-  });
-  fill(details, cardDetails(view, ctx));
+  const details = h("div", { class: "pt-card-details", "data-testid": "card-details", "aria-live": "polite" },
+    cardDetails(view, ctx));
   return h("section", { class: "pt-map pt-panel" },
     h("h2", {}, "The map ", h("span", { class: "muted small" }, `${cols} × ${rows} · tap a card for its patches`)),
     // Focusable, so a keyboard can scroll a map wider than the screen when no card on it is.
@@ -201,9 +206,17 @@ function mapSection(view, ctx, of) {
     details);
 }
 
-// The map card whose details are open. The one piece of state kept between draws: a tap opens
-// them, and they stay open while the game moves on (every change redraws the table).
+// The map card whose details are open. The one piece of state kept between draws: a tap on a
+// card that is no move opens them (a tap on a move control makes the move), and they stay open
+// while the game moves on.
 let shownCard = null;
+export const actions = {
+  details: (el) => {
+    const pos = Number(el.dataset.pos);
+    shownCard = shownCard === pos ? null : pos;
+  },
+  "close-details": () => { shownCard = null; },
+};
 
 // A card in full: its patches with their powers, basic and advanced, its cost and who is there.
 function cardDetails(view, ctx) {
@@ -214,7 +227,7 @@ function cardDetails(view, ctx) {
     h("div", { class: "pt-details-head" }, tentIcon(card.colour),
       h("strong", {}, card.name), h("span", { class: "muted small" }, ` ${card.colour} tent · cost `),
       requirementIcons(card.cost),
-      h("button", { type: "button", class: "quiet pt-details-close", onclick: (e) => { shownCard = null; fill(e.target.closest(".pt-card-details")); } }, "Close")),
+      h("button", { type: "button", class: "quiet pt-details-close", "data-action": "close-details" }, "Close")),
     h("ul", {}, EDGES.map((edge) => {
       const patch = PATCH.get(card.edges[edge]);
       return h("li", {}, patchShape(patch.colour), h("span", {},
@@ -244,7 +257,7 @@ function mapCard(view, ctx, { pos, card: id, campers }, edgeMoves, place) {
   const weatherHere = view.nature && inLine(view.nature.weather_line, view.map[pos]);
   const el = h("div", {
     class: `pt-card tent-${card.colour}${weatherHere ? ` weather-${view.nature.weather}` : ""}`,
-    "data-pos": pos, "data-name": card.name,
+    "data-pos": pos, "data-name": card.name, "data-action": "details",
     title: `${card.name} (${card.colour} tent). Patches: ${EDGES.map((e) => `${e} ${PATCH.get(card.edges[e]).name}`).join(", ")}. Cost: ${card.cost.join(", ")}.`,
   },
   tentIcon(card.colour),
@@ -394,9 +407,9 @@ function supplySection(view, ctx, of) {
   return h("section", { class: "pt-supply-area pt-panel", "data-testid": "supply-area" },
     h("h2", {}, "Supply"),
     h("div", { class: "pt-supply-row" },
-      h("div", { class: "pt-side", "aria-label": "left of the deck" }, slot(0), slot(1)),
+      h("div", { class: "pt-side", role: "group", "aria-label": "left of the deck" }, slot(0), slot(1)),
       deck,
-      h("div", { class: "pt-side", "aria-label": "right of the deck" }, slot(2), slot(3))),
+      h("div", { class: "pt-side", role: "group", "aria-label": "right of the deck" }, slot(2), slot(3))),
     h("p", { class: "pt-discard small muted" }, `Discard pile: ${supply.discard}`,
       supply.discard_top ? [" · top: ", supplyName(supply.discard_top)] : null));
 }

@@ -101,8 +101,8 @@ export function icon(name, label = null, cls = "sc-icon") {
 
 const SEAT_FILL = ["#d64541", "#2f74c0", "#3a9a4c", "#f0c419"];
 const PACK_FILL = {
-  adventure: "#b8632a", arts_crafts: "#8a4fb0", cooking: "#c23b30", friendship: "#c9487f",
-  games: "#d89a12", outdoors: "#2f7d3a", water_sports: "#2a72b8", base: "#6b6257",
+  adventure: "#ad5b22", arts_crafts: "#8a4fb0", cooking: "#c23b30", friendship: "#bd4177",
+  games: "#94690a", outdoors: "#2f7d3a", water_sports: "#2a72b8", base: "#6b6257",
 };
 const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
 
@@ -149,9 +149,9 @@ export function boardSvg(board, shape) {
   const part = board.participation || [];
   const star = board.all_star || [];
   out.push(`<text class="sc-lake-label" x="${tall ? 150 : 300}" y="${lakeY + 4}" text-anchor="end">Participation</text>`);
-  out.push(medal(tall ? 168 : 320, lakeY, 14, "#5b8fb9", part[0], part.slice(1), `Participation badges left: ${part.join(", ") || "none"}`));
+  out.push(medal(tall ? 168 : 320, lakeY, 14, "#3f76a3", part[0], part.slice(1), `Participation badges left: ${part.join(", ") || "none"}`));
   out.push(`<text class="sc-lake-label" x="${tall ? 290 : 520}" y="${lakeY + 4}" text-anchor="end">All-star</text>`);
-  out.push(medal(tall ? 308 : 540, lakeY, 14, "#c4902c", star[0], star.slice(1), `Camp all-star badges left: ${star.join(", ") || "none"}`));
+  out.push(medal(tall ? 308 : 540, lakeY, 14, "#9a6b14", star[0], star.slice(1), `Camp all-star badges left: ${star.join(", ") || "none"}`));
 
   board.paths.forEach((path, p) => {
     const colour = PACK_FILL[path.pack] || PACK_FILL.base;

@@ -37,8 +37,15 @@ export function render(root, view, ctx) {
   const choices = (where) => (chooseFrom === where ? cardChoices : []);
 
   // Drawn first so the table places its controls; the prompt goes on top and takes the rest.
-  const board = boardSection(view, ctx, moves("choose_path"));
-  const display = displaySection(view, ctx, moves("buy"));
+  // The board and the display are drawn again only when what they show changes.
+  const same = ctx.same || ((_key, _inputs, build) => build());
+  const mover = ctx.lastMover;
+  const board = same("sc-board", [view.paths, view.seats.map((s) => s.pawns), view.participation, view.all_star,
+    view.you, moves("choose_path"), view.seats.map((s) => view.paths.map((_, p) => ctx.changed("seats", s.seat, "pawns", p))), mover],
+  () => boardSection(view, ctx, moves("choose_path")));
+  const display = same("sc-display", [view.paths, view.supply, moves("buy"),
+    view.paths.map((path, p) => path.display.map((_, i) => ctx.changed("paths", p, "display", i))), mover],
+  () => displaySection(view, ctx, moves("buy")));
   const played = playedSection(view, ctx);
   const mine = view.you == null ? null : handSection(view, ctx, moves("play"), choices("hand"));
   const seats = seatsSection(view, ctx);

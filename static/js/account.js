@@ -6,8 +6,12 @@ import { api } from "./api.js";
 import { errorBox, fill, h } from "./dom.js";
 import { navigate } from "./main.js";
 import { forgetPlayer, getPlayer } from "./player.js";
+import { SIGNED_OUT, whenSignedOut } from "./signed-out.js";
 
 const HOW = { claimed: "where you added the sign-in", "sign-in": "signed in with the password", "device code": "with a device code" };
+
+// "12 Mar 2026, 14:05": a device is told apart by the day and the hour it was seen.
+const when = (at) => new Date(at).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 export function accountPage(root) {
   document.title = "Your sign-in · Campground";
@@ -17,6 +21,9 @@ export function accountPage(root) {
     if (me?.handle) fill(body, signedIn(me));
     else fill(body, me ? claimCard(me) : null, signInCard(me));
   }, (err) => fill(body, errorBox(err.message)));
+  // Signed out elsewhere while the page was open: it says so, and signs in here.
+  whenSignedOut(() => fill(body,
+    h("p", { class: "notice", role: "alert", "data-testid": "signed-out" }, SIGNED_OUT), signInCard(null)), body);
 }
 
 function field(label, attrs) {
@@ -43,6 +50,12 @@ function signInForm(error, call, then, ...children) {
   }, ...children);
 }
 
+// Where a new sign-in goes back to: the lobby or table that offered it (`?next=/lobbies/…`).
+function nextPage() {
+  const next = new URLSearchParams(location.search).get("next");
+  return next && /^\/(lobbies|games)\/[\w-]+$/.test(next) ? next : null;
+}
+
 function claimCard(me) {
   const [handle, handleField] = field("Handle", {
     id: "claim-handle", name: "username", autocomplete: "username", minLength: 3, maxLength: 24,
@@ -54,7 +67,7 @@ function claimCard(me) {
   });
   const error = h("div");
   const claim = () => api("POST", "/api/accounts", { handle: handle.value.trim(), password: password.value });
-  const form = signInForm(error, claim, "/account",
+  const form = signInForm(error, claim, nextPage() || "/account",
   h("p", {}, `Playing as ${me.name}, on this device only. Add a handle and a password to keep your tables, `,
     "seats and games on every device, to get a rating in each game and a profile."),
   handleField, h("small", { class: "muted" }, "3 to 24 letters, digits, _ or -. Shown on your profile."),
@@ -80,7 +93,8 @@ function signInCard(me) {
   h("button", { type: "submit", class: me ? "" : "primary", "data-testid": "sign-in" }, "Sign in"),
   h("p", { class: "small muted" }, "Signed in on another device? Open ", h("a", { href: "/device", "data-nav": true }, "Use a device code"),
     " here and type the code it shows."));
-  return h("section", { class: "card" }, h("h2", {}, me ? "Already have a sign-in?" : "Sign in"), form);
+  // Below the guest's own card, or the page itself for nobody.
+  return h("section", { class: "card" }, me ? h("h2", {}, "Already have a sign-in?") : h("h1", {}, "Sign in"), form);
 }
 
 function signedIn(me) {
@@ -92,7 +106,8 @@ function signedIn(me) {
       const list = await api("GET", "/api/sessions");
       fill(devices, h("ul", { class: "devices" }, list.map((d) => h("li", { "data-testid": "device" },
         h("div", {}, h("strong", {}, d.device), d.current ? h("span", { class: "tag you" }, "this device") : null,
-          h("div", { class: "muted small" }, `${HOW[d.how] || d.how} · ${new Date(d.created_at).toLocaleDateString()}`)),
+          h("div", { class: "muted small", "data-testid": "device-when" },
+            `Signed in ${when(d.created_at)}, ${HOW[d.how] || d.how} · last used ${d.current ? "now" : when(d.last_used_at)}`)),
         d.current ? null : h("button", {
           type: "button", class: "quiet", "data-testid": "sign-out-device",
           onclick: async () => { await act(() => api("DELETE", `/api/sessions/${d.id}`)); showDevices(); },
@@ -167,7 +182,7 @@ function passwordCard(afterChange) {
       try {
         const done = await api("PUT", "/api/accounts/password", { password: current.value, new_password: next.value });
         form.reset();
-        fill(status, h("p", { class: "notice" }, `Password changed. ${done.signed_out} other device(s) signed out.`));
+        fill(status, h("p", { class: "notice" }, `Password changed. ${done.signed_out === 1 ? "1 other device" : `${done.signed_out} other devices`} signed out.`));
         afterChange();
       } catch (err) {
         fill(status, errorBox(err.message));

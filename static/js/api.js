@@ -1,4 +1,6 @@
 // JSON over fetch; the player's cookie rides along automatically.
+import { SIGNED_OUT, signedOut } from "./signed-out.js";
+
 export class ApiError extends Error {
   constructor(status, message) {
     super(message);
@@ -19,6 +21,11 @@ export async function api(method, path, body) {
     throw new ApiError(0, "Cannot reach the server. Check your connection and try again.");
   }
   const data = res.status === 204 ? null : await res.json().catch(() => null);
+  // The token names nobody (any more): a 401 that asks for one, unlike a wrong password's.
+  if (res.status === 401 && res.headers.has("www-authenticate")) {
+    signedOut();
+    throw new ApiError(401, SIGNED_OUT);
+  }
   if (!res.ok) throw new ApiError(res.status, detailText(data) || `${res.status} ${res.statusText}`);
   return data;
 }
@@ -35,6 +42,14 @@ function detailText(data) {
 // The player of this browser, or null: asked without a refusal, so a first visit logs no error.
 export async function currentPlayer() {
   return api("GET", "/api/players/current");
+}
+
+// A private table's invite code, from the page's address (/games/{id}?invite=…, as the invite
+// page links it): its invited spectators send it with every look at the table.
+export function withInvite(path) {
+  const code = new URLSearchParams(location.search).get("invite");
+  if (!code) return path;
+  return `${path}${path.includes("?") ? "&" : "?"}invite=${encodeURIComponent(code)}`;
 }
 
 export function wsUrl(path) {

@@ -1,22 +1,18 @@
-// Table clocks: how long a person has per move, and the countdown to a seat's deadline.
+// Table clocks: a speed's choices, and the time a seat has left.
+import { h } from "./dom.js";
 
-// "45 s", "3 min", "2 h", "1 day": a lobby's turn_seconds (null: no clock).
-export function perMove(seconds) {
-  if (seconds == null) return "no clock";
-  if (seconds < 60) return `${seconds} s per move`;
-  if (seconds < 3600) return `${Math.round(seconds / 60)} min per move`;
-  if (seconds < 86400) return `${Math.round(seconds / 3600)} h per move`;
-  const days = Math.round(seconds / 86400);
-  return `${days} day${days > 1 ? "s" : ""} per move`;
-}
-
-// Time left until an ISO deadline: "2:05", "1:02:05", "3 d 4 h"; "0:00" once it has passed.
-export function timeLeft(deadline, now = Date.now()) {
-  const left = Math.max(0, Math.floor((Date.parse(deadline) - now) / 1000));
+// Whole seconds as a clock reads them: "2:05", "1:02:05", "3 d 4 h".
+export function duration(left) {
+  left = Math.max(0, Math.floor(left));
   const [d, h, m, s] = [Math.floor(left / 86400), Math.floor(left / 3600) % 24, Math.floor(left / 60) % 60, left % 60];
   if (d) return `${d} d ${h} h`;
   const mmss = `${String(m).padStart(h ? 2 : 1, "0")}:${String(s).padStart(2, "0")}`;
   return h ? `${h}:${mmss}` : mmss;
+}
+
+// Time left until an ISO deadline; "0:00" once it has passed.
+export function timeLeft(deadline, now = Date.now()) {
+  return duration((Date.parse(deadline) - now) / 1000);
 }
 
 // Keeps every [data-deadline] element under root counting down, once a second; returns a stop.
@@ -28,6 +24,20 @@ export function countDown(root) {
   return () => clearInterval(timer);
 }
 
-// The choices a host has when creating a lobby; the server's default is 3 minutes.
-export const PER_MOVE_CHOICES = [60, 180, 600, 3600, 86400, null];
-export const PER_MOVE_DEFAULT = 180;
+// A select of the speeds (GET /api/queue/speeds), grouped by pace: "Real time", "Turn-based",
+// then "Untimed"; the option's text is the speed's own name.
+export function speedOptions(speeds, chosen) {
+  const groups = new Map();
+  for (const s of speeds) {
+    if (!groups.has(s.pace)) groups.set(s.pace, []);
+    groups.get(s.pace).push(s);
+  }
+  return [...groups].map(([pace, list]) => (pace === "untimed"
+    ? list.map((s) => option(s, chosen, "Untimed"))
+    : h("optgroup", { label: pace === "real time" ? "Real time" : "Turn-based" }, list.map((s) => option(s, chosen, s.name))))).flat();
+}
+
+const option = (speed, chosen, text) => h("option", { value: speed.id, selected: speed.id === chosen }, text);
+
+// Play now's and a new lobby's first choice: a real-time game in one sitting.
+export const SPEED_DEFAULT = "3m";

@@ -1,41 +1,86 @@
-// Home: who you are, your tables (your turn first), a new lobby for any game, and the open
-// public lobbies.
-import { api } from "./api.js";
-import { PER_MOVE_CHOICES, PER_MOVE_DEFAULT, perMove } from "./clock.js";
-import { clear, errorBox, fill, h } from "./dom.js";
+// Home: who you are, Play now, your tables (your turn first), the open public tables (live),
+// and a new lobby for any game.
+import { api, wsUrl } from "./api.js";
+import { showBadge, yourTurns } from "./badge.js";
+import { countDown, duration, SPEED_DEFAULT, speedOptions } from "./clock.js";
+import { clear, errorBox, fill, h, patch } from "./dom.js";
 import { navigate } from "./main.js";
 import { levelPicker, optionsForm } from "./options.js";
+import { playNowCard } from "./play-now.js";
 import { getPlayer, playerBox, settledPlayer } from "./player.js";
+import { seeksList } from "./seeks.js";
+import { whenSignedOut } from "./signed-out.js";
+import { LiveSocket } from "./socket.js";
 
 export function homePage(root) {
   document.title = "Campground";
   let stopped = false;
   let timer;
-  const lobbies = h("div", { class: "lobby-list", "data-testid": "open-lobbies" }, h("p", { class: "muted" }, "Looking for open tables…"));
+  const play = h("div", {}, h("section", { class: "card" }, h("h2", {}, "Play now"), h("p", { class: "muted" }, "Loading games…")));
+  const seeks = h("div", {});
   const create = h("div", {}, h("p", { class: "muted" }, "Loading games…"));
   let player; // undefined until known; null for a visitor without a name yet
+  let live = null; // the home socket: seeks, the queue, the table formed
+  let card = null;
+  let list = null;
 
   const mine = h("div", { "data-testid": "my-games" });
+  // The list is patched every 5 s: its one listener pages on to older tables.
+  mine.addEventListener("click", (e) => {
+    const more = e.target.closest('[data-testid="more-games"]');
+    if (more) showMyGames(mine, player, more.dataset.before);
+  });
   const leaderboards = h("p", { "data-testid": "leaderboards" });
   const rules = h("p", { "data-testid": "rules-links" });
+  // The page's heading, for screen readers: the site's name stands in the header already.
+  const title = h("h1", { class: "sr-only" }, "Campground: camp games to play with friends");
   const refresh = async () => {
-    try {
-      showLobbies(lobbies, await api("GET", "/api/lobbies"), () => player);
-    } catch (err) {
-      fill(lobbies, errorBox(err.message));
-    }
     await showMyGames(mine, player);
     if (!stopped) timer = setTimeout(refresh, 5000);
   };
 
+  // The socket is the player's: opened again when a name is given, so that it keeps their
+  // place in the queue.
+  const connect = () => {
+    live?.close();
+    live = new LiveSocket(wsUrl("/ws/home"), {
+      onMessage: (msg) => {
+        if (msg.type === "seeks") list.show(msg);
+        else if (msg.type === "waiting") { card.counts(msg.games); list.counts(msg.games); }
+        else if (msg.type === "queue") card.place(msg.place, { fromSocket: true });
+        else if (msg.type === "seated") navigate(`/games/${msg.game_id}`);
+      },
+      onStatus: (status) => { if (status === "online") live.send(list.filter()); },
+    });
+  };
+
   (async () => {
     try {
-      const [me, games] = await Promise.all([getPlayer(), api("GET", "/api/games")]);
+      const [me, games, speeds] = await Promise.all([getPlayer(), api("GET", "/api/games"), api("GET", "/api/queue/speeds")]);
       if (stopped) return;
       player = me;
-      root.prepend(playerBox(me, (p) => { player = p; showMyGames(mine, p); }, { prompt: "Your name around the campfire" }));
+      title.after(playerBox(me, (p) => {
+        player = p;
+        showMyGames(mine, p);
+        card.redraw();
+        connect();
+      }, { prompt: "Your name around the campfire" }));
+      card = playNowCard(games, speeds, () => player);
+      list = seeksList(games, speeds, {
+        getMe: () => player,
+        gameNamed: () => card.chosen().id,
+        onFilter: (message) => live?.send(message),
+        playWithBots: (gameId) => card.playWithBots(gameId),
+        openTable: (gameId) => {
+          create.querySelector(`[data-testid="game-${gameId}"]`)?.click();
+          create.scrollIntoView({ behavior: "smooth" });
+        },
+      });
+      fill(play, card.element);
+      fill(seeks, list.element);
+      connect();
       showMyGames(mine, me);
-      showCreate(create, games, () => player);
+      showCreate(create, games, speeds, () => player);
       fill(leaderboards, games.flatMap((g, i) => [i ? " · " : null, h("a", { href: `/leaderboard/${g.id}` }, g.title)]));
       fill(rules, games.flatMap((g, i) => [i ? " · " : null, h("a", { href: `/rules/${g.id}` }, g.title)]));
     } catch (err) {
@@ -45,19 +90,29 @@ export function homePage(root) {
   refresh();
 
   root.append(
+    title,
+    play,
     h("section", { class: "card" }, h("h2", {}, "Your tables"), mine),
-    h("section", { class: "card" }, h("h1", {}, "Start a table"), create),
-    h("section", { class: "card" }, h("h2", {}, "Open tables"), lobbies),
+    seeks,
+    h("section", { class: "card", id: "start-a-table" }, h("h2", {}, "Start a table"), create),
     h("section", { class: "card" }, h("h2", {}, "How to play"), rules),
     h("section", { class: "card" }, h("h2", {}, "Leaderboards"), leaderboards),
   );
-  return () => { stopped = true; clearTimeout(timer); };
+  // Signed out elsewhere: this device is nobody now, with no tables and no place of its own.
+  whenSignedOut(() => {
+    player = null;
+    showMyGames(mine, null);
+    card?.redraw();
+    connect();
+  }, mine);
+  const stopClock = countDown(mine);
+  return () => { stopped = true; clearTimeout(timer); stopClock(); live?.close(); card?.stop(); };
 }
 
 export const playerRange = (g) => (g.min_players === g.max_players
   ? `${g.min_players} players` : `${g.min_players}–${g.max_players} players`);
 
-function showCreate(box, games, getMe) {
+function showCreate(box, games, speeds, getMe) {
   let chosen = games[0];
   const cards = h("div", { class: "game-cards", role: "radiogroup", "aria-label": "Game" });
   const form = h("form", { class: "create-form" });
@@ -83,8 +138,19 @@ function showCreate(box, games, getMe) {
     const visibility = h("select", { id: "visibility", name: "visibility", "data-testid": "visibility" },
       h("option", { value: "private", selected: true }, "Private: invite link only"),
       h("option", { value: "public" }, "Public: listed below"));
-    const clock = h("select", { id: "turn-seconds", name: "turn_seconds", "data-testid": "turn-seconds" },
-      PER_MOVE_CHOICES.map((s) => h("option", { value: s ?? "", selected: s === PER_MOVE_DEFAULT }, perMove(s))));
+    // A private table's record, once it ends: still its players' and invited watchers', or anyone's.
+    const afterEnd = h("select", { id: "after-end", name: "after_end", "data-testid": "after-end" },
+      h("option", { value: "private", selected: true }, "Players and invited watchers"),
+      h("option", { value: "public" }, "Anyone"));
+    const afterEndField = h("div", { class: "field" },
+      h("label", { for: "after-end", title: "who may watch the game and its replay once it has ended" }, "After the end, seen by"),
+      afterEnd);
+    visibility.onchange = () => { afterEndField.hidden = visibility.value !== "private"; };
+    const clock = h("select", { id: "speed", name: "speed", "data-testid": "speed" }, speedOptions(speeds, SPEED_DEFAULT));
+    const clockAbout = h("span", { class: "muted small", "data-testid": "speed-about" });
+    const aboutSpeed = () => { clockAbout.textContent = speeds.find((s) => s.id === clock.value)?.words || ""; };
+    clock.onchange = aboutSpeed;
+    aboutSpeed();
     // Only a signed-in host opens a rated table; it is rated unless they say otherwise.
     const rated = getMe()?.handle ? h("input", { type: "checkbox", id: "rated", checked: true, "data-testid": "rated" }) : null;
     const standIn = levelPicker(chosen, { chosen: "heuristic", label: "Stand-in bot", testid: "stand-in-level" });
@@ -107,7 +173,8 @@ function showCreate(box, games, getMe) {
           options: options ? options.read() : {},
           seats: Number(seats.value),
           private: visibility.value === "private",
-          turn_seconds: clock.value ? Number(clock.value) : null,
+          ...(visibility.value === "private" ? { after_end: afterEnd.value } : {}),
+          speed: clock.value,
           rated: rated ? rated.checked : false,
           stand_in_level: standIn.select.value,
         });
@@ -122,7 +189,8 @@ function showCreate(box, games, getMe) {
       h("div", { class: "row wrap" },
         h("div", { class: "field" }, h("label", { for: "seats" }, "Seats"), seats),
         h("div", { class: "field" }, h("label", { for: "visibility" }, "Who can join"), visibility),
-        h("div", { class: "field" }, h("label", { for: "turn-seconds" }, "Clock"), clock),
+        afterEndField,
+        h("div", { class: "field" }, h("label", { for: "speed" }, "Speed"), clock, clockAbout),
         h("div", { class: "field" }, h("label", { for: "stand-in-level", title: "plays for a player who is away or conceded" },
           "Stand-in bot"), standIn.select, standIn.about),
         rated ? h("div", { class: "field check" }, rated, h("label", { for: "rated" }, "Rated: counts for ratings and profiles")) : null),
@@ -135,50 +203,15 @@ function showCreate(box, games, getMe) {
   if (chosen) pick(chosen);
 }
 
-function showLobbies(box, list, getMe) {
-  if (!list.length) {
-    fill(box, h("p", { class: "empty" },
-      "No open tables right now. Start one above, or share a private invite link with friends."));
-    return;
-  }
-  fill(box, ...list.map((lobby) => {
-    const taken = lobby.seats.filter((s) => s.player || s.bot).length;
-    const host = lobby.seats.find((s) => s.player && s.player.id === lobby.host_id)?.player.name;
-    const mine = lobby.seats.some((s) => s.player && s.player.id === getMe()?.id);
-    const error = h("div");
-    const join = h("button", {
-      type: "button", class: "primary", "data-testid": "join-lobby",
-      onclick: async () => {
-        if (mine) return navigate(`/lobbies/${lobby.id}`);
-        join.disabled = true;
-        if (!(getMe() || await settledPlayer())) {
-          fill(error, errorBox("Enter your name first."));
-          join.disabled = false;
-          return;
-        }
-        try {
-          await api("POST", `/api/lobbies/${lobby.id}/join`);
-          navigate(`/lobbies/${lobby.id}`);
-        } catch (err) {
-          fill(error, errorBox(err.message));
-          join.disabled = false;
-        }
-      },
-    }, mine ? "Open" : "Join");
-    return h("article", { class: "lobby-row" },
-      h("div", {}, h("strong", {}, lobby.title), h("div", { class: "muted" },
-        host ? `${host}'s table · ` : "", `${taken}/${lobby.seats.length} seats taken`)),
-      join, error);
-  }));
-}
-
 // Your turn on top, then the tables waiting for others (lobbies too), then recent results.
 async function showMyGames(box, player, before = null) {
   if (player === undefined) return;
   if (!player) {
-    fill(box, emptyTables());
+    showBadge(0);
+    patch(box, emptyTables());
     return;
   }
+  yourTurns().catch(() => {});
   let page;
   try {
     page = await api("GET", `/api/players/me/games${before ? `?before=${encodeURIComponent(before)}` : ""}`);
@@ -186,32 +219,31 @@ async function showMyGames(box, player, before = null) {
     fill(box, errorBox(err.message));
     return;
   }
-  const rows = before ? [...box.querySelectorAll("[data-testid=my-game]")].map((row) => row.game) : [];
-  const games = [...rows, ...page.games];
+  const games = [...(before ? box.games || [] : []), ...page.games];
   const lobbies = before ? box.lobbies || [] : page.lobbies;
+  box.games = games;
   box.lobbies = lobbies;
   if (!games.length && !lobbies.length) {
-    fill(box, emptyTables());
+    patch(box, emptyTables());
     return;
   }
   const yourTurn = games.filter((g) => g.your_turn);
   const waiting = games.filter((g) => g.status === "active" && !g.your_turn);
   const results = games.filter((g) => g.status !== "active");
   const group = (title, testid, items) => (items.length
-    ? h("div", { class: "my-group", "data-testid": testid }, h("h3", {}, title), items) : null);
-  fill(box,
+    ? h("div", { class: "my-group", "data-testid": testid, "data-key": testid }, h("h3", {}, title), items) : null);
+  patch(box,
     group("Your turn", "your-turn", yourTurn.map((g) => gameRow(g, "Play"))),
     group("Waiting", "waiting", [
       ...waiting.map((g) => gameRow(g, "Open")),
-      ...lobbies.map((lobby) => h("article", { class: "lobby-row", "data-testid": "my-lobby" },
+      ...lobbies.map((lobby) => h("article", { class: "lobby-row", "data-testid": "my-lobby", "data-key": `lobby-${lobby.id}` },
         h("div", {}, h("strong", {}, lobby.title), h("div", { class: "muted" },
           `Lobby · ${lobby.seats.filter((s) => s.player || s.bot).length}/${lobby.seats.length} seats taken`)),
         h("a", { href: `/lobbies/${lobby.id}`, "data-nav": true, class: "button" }, "Open"))),
     ]),
     group("Recent results", "results", results.map((g) => gameRow(g, "See"))),
     page.next_before ? h("button", {
-      type: "button", class: "quiet", "data-testid": "more-games",
-      onclick: () => showMyGames(box, player, page.next_before),
+      type: "button", class: "quiet", "data-testid": "more-games", "data-before": page.next_before,
     }, "Show older tables") : null);
 }
 
@@ -225,10 +257,18 @@ function gameRow(game, action) {
   const result = game.status === "aborted" ? "Aborted"
     : game.status === "finished" ? (game.winners?.includes(game.you) ? "You won"
       : `${game.winners.map((w) => game.seats[w]?.name).join(" and ")} won`) : null;
-  const row = h("article", { class: "lobby-row", "data-testid": "my-game", "data-game-id": game.game_id },
+  return h("article", { class: "lobby-row", "data-testid": "my-game", "data-game-id": game.game_id, "data-key": `game-${game.game_id}` },
     h("div", {}, h("strong", {}, game.title),
-      h("div", { class: "muted" }, `with ${others.join(", ")}`, result ? ` · ${result}` : "")),
+      h("div", { class: "muted" }, `with ${others.join(", ")}`, result ? ` · ${result}` : ""),
+      game.status === "active" ? h("div", { class: "muted small" }, game.speed_name, timeLeftOf(game)) : null),
     h("a", { href: `/games/${game.game_id}`, "data-nav": true, class: game.your_turn ? "button primary" : "button" }, action));
-  row.game = game;
-  return row;
+}
+
+// Your time at an active table: counting down while it is your turn, else what your bank holds.
+function timeLeftOf(game) {
+  if (game.your_turn && game.deadline) {
+    return [" · ", h("strong", { class: "time-left", "data-testid": "time-left", "data-deadline": game.deadline }, duration(game.time_left)), " left"];
+  }
+  if (game.time_left == null) return null;
+  return [" · ", h("span", { class: "time-left", "data-testid": "time-left" }, duration(game.time_left)), " on your clock"];
 }

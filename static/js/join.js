@@ -33,16 +33,16 @@ export function joinPage(root, code) {
       h("p", { class: "lead", "data-testid": "invite-table" }, h("strong", {}, `${host}'s table`), ` · ${lobby.title}`),
       h("p", { class: "muted" }, `${taken} of ${lobby.seats.length} seats taken`, " · ",
         h("a", { href: `/rules/${lobby.game}`, target: "_blank", rel: "noopener" }, `How to play ${lobby.title}`)),
-      tableOptionsLine(kind, lobby.options, lobby.turn_seconds));
+      tableOptionsLine(kind, lobby.options, lobby.speed_name));
     if (lobby.you != null) return navigate(`/lobbies/${lobby.id}`, { replace: true });
     if (lobby.status === "closed") return fill(status, errorBox("The host closed this table."), backHome());
     if (lobby.game_id) {
       return fill(status, h("p", {}, "This game has already started."),
-        h("p", {}, h("a", { href: `/games/${lobby.game_id}`, "data-nav": true, class: "button primary", "data-testid": "watch" }, "Watch the game")));
+        h("p", {}, h("a", { href: watching(`/games/${lobby.game_id}`, code), "data-nav": true, class: "button primary", "data-testid": "watch" }, "Watch the game")));
     }
     if (taken === lobby.seats.length) {
       return fill(status, h("p", {}, "Every seat is taken."),
-        h("p", {}, h("a", { href: `/lobbies/${lobby.id}`, "data-nav": true, class: "button", "data-testid": "watch" }, "Watch the lobby")));
+        h("p", {}, h("a", { href: watching(`/lobbies/${lobby.id}`, code), "data-nav": true, class: "button", "data-testid": "watch" }, "Watch the lobby")));
     }
     const player = await getPlayer();
     if (player) return join();
@@ -52,6 +52,9 @@ export function joinPage(root, code) {
     );
   }, (err) => fill(about, errorBox(joinError(err)), backHome()));
 }
+
+// A private table is watched with its invite code, which the link carries along.
+const watching = (path, code) => `${path}?invite=${encodeURIComponent(code)}`;
 
 const backHome = () => h("p", {}, h("a", { href: "/", "data-nav": true }, "Back to camp"));
 

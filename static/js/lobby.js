@@ -1,13 +1,13 @@
 // Lobby: invite link, seats, host controls, live over /ws/lobbies/{id}; moves everyone to the game.
-import { api, wsUrl } from "./api.js";
-import { perMove } from "./clock.js";
+import { api, withInvite, wsUrl } from "./api.js";
 import { botLevel, gameKinds, levelPicker, tableOptionsLine } from "./options.js";
-import { errorBox, fill, h } from "./dom.js";
+import { errorBox, fill, h, patch } from "./dom.js";
 import { navigate } from "./main.js";
 import { getPlayer, playerBox } from "./player.js";
 import { LiveSocket, STATUS_TEXT } from "./socket.js";
 import { chatPanel } from "./chat.js";
-import { profileLink, ratingTag } from "./rating.js";
+import { lobbyRatedNote, profileLink, ratingTag } from "./rating.js";
+import { signedOutBox, whenSignedOut } from "./signed-out.js";
 
 export function lobbyPage(root, lobbyId) {
   document.title = "Lobby · Campground";
@@ -39,13 +39,62 @@ export function lobbyPage(root, lobbyId) {
     }
   };
 
+  // The lobby is patched at every change, so its controls carry no handlers of their own:
+  // these read what was pressed (and for which seat) from the element.
+  const seatOf = (el) => Number(el.closest("[data-seat]")?.dataset.seat);
+  const actions = {
+    start: async (button) => {
+      button.disabled = true;
+      const started = await act("POST", `/api/lobbies/${lobby.id}/start`);
+      // The lobby socket may have taken us to the game already.
+      if (started && !left) navigate(`/games/${started.game_id}`, { replace: true });
+      else if (!started) button.disabled = false;
+    },
+    leave: async () => {
+      if (await act("POST", `/api/lobbies/${lobby.id}/leave`) !== null) navigate("/");
+    },
+    close: async () => {
+      if (!confirm("Close this lobby? Nobody will be able to join or start it.")) return;
+      await act("POST", `/api/lobbies/${lobby.id}/close`);
+    },
+    remove: (button) => act("DELETE", `/api/lobbies/${lobby.id}/seats/${seatOf(button)}`),
+    "add-bot": (button) => act("POST", `/api/lobbies/${lobby.id}/bots`, {
+      seat: seatOf(button), level: button.closest("[data-seat]").querySelector("select").value,
+    }),
+    sit: () => act("POST", `/api/lobbies/${lobby.id}/join`),
+    "new-link": () => {
+      if (confirm("Make a new invite link? The old one stops working.")) act("POST", `/api/lobbies/${lobby.id}/invite_code`);
+    },
+    copy: async () => {
+      const field = body.querySelector('[data-testid="invite-url"]');
+      const note = body.querySelector('[data-testid="copy-note"]');
+      try {
+        await navigator.clipboard.writeText(field.value);
+        note.textContent = "Copied!";
+      } catch {
+        // No clipboard access (plain http, old browser): select it so the player can copy by hand.
+        field.focus();
+        field.select();
+        note.textContent = "Selected: copy it with Ctrl+C / ⌘C";
+      }
+    },
+  };
+  body.addEventListener("click", (e) => {
+    const button = e.target.closest("[data-action]");
+    if (button && !button.disabled) actions[button.dataset.action]?.(button);
+  });
+  body.addEventListener("change", (e) => {
+    const testid = e.target.dataset?.testid;
+    if (testid === "stand-in-level") act("PUT", `/api/lobbies/${lobby.id}/stand_in`, { level: e.target.value });
+    else if (testid === "bot-level") {
+      chosenLevel[seatOf(e.target)] = e.target.value;
+      draw();
+    }
+  });
+
   const update = (next) => {
     if (left || (lobby && JSON.stringify(lobby) === JSON.stringify(next))) return;
-    const wasSeated = lobby?.seats.some((s) => s.player && s.player.id === me?.id);
     lobby = next;
-    if (wasSeated && next.status === "open" && !next.seats.some((s) => s.player && s.player.id === me?.id)) {
-      fill(error, errorBox("The host took you out of this lobby."));
-    }
     if (lobby.game_id && lobby.seats.some((s) => s.player && s.player.id === me?.id)) {
       navigate(`/games/${lobby.game_id}`, { replace: true });
       return;
@@ -60,65 +109,53 @@ export function lobbyPage(root, lobbyId) {
     const full = lobby.seats.every((s) => s.player || s.bot);
     const closed = lobby.status === "closed";
     chat.setWritable(seated && lobby.status === "open");
-    fill(body,
+    patch(body,
       h("section", { class: "card" },
         h("div", { class: "title-row" },
           h("h1", {}, lobby.title),
           h("span", { class: `pill ${connection}`, "data-testid": "connection" }, STATUS_TEXT[connection])),
         h("p", { class: "muted" }, lobby.private ? "Private table" : "Public table", " · ",
-          h("span", { "data-testid": "rated" }, lobby.rated ? "rated" : "unrated"), " · ",
-          h("span", { "data-testid": "turn-seconds" }, perMove(lobby.turn_seconds)), " · ",
+          lobby.private ? h("span", { "data-testid": "after-end" }, lobby.after_end === "public"
+            ? "anyone may watch it once it ends" : "only its players and invited watchers see it") : null,
+          lobby.private ? " · " : null,
+          h("span", { "data-testid": "rated" }, lobby.rated ? "rated" : lobby.seats.some((s) => s.unrated_because) ? "not rated" : "unrated"), " · ",
+          h("span", { "data-testid": "speed" }, lobby.speed_name), " · ",
           closed ? "closed" : lobby.game_id ? "already started" : full ? "every seat is taken" : "waiting for players"),
+        lobbyRatedNote(lobby, me),
         tableOptionsLine(gameKind, lobby.options),
         host && lobby.status === "open" ? standInPicker()
           : h("p", { class: "muted small", "data-testid": "stand-in-level" },
             `Away or conceded players are played by the ${botLevel(gameKind, lobby.stand_in_level).name} bot.`),
         closed ? h("p", { class: "notice", "data-testid": "closed" }, "This lobby is closed (by its host, or unused for a day). ",
           h("a", { href: "/", "data-nav": true }, "Back to camp")) : null,
+        // Whom the host removed cannot sit down again until a new link: told so, and where to go.
+        lobby.removed && !closed && !lobby.game_id ? h("p", { class: "notice", "data-testid": "removed" },
+          "The host removed you from this table, so you cannot sit down here again. Ask the host for a new invite link, or ",
+          h("a", { href: "/", "data-nav": true }, "go back to camp"), " and start a table of your own.") : null,
         (seated || host) && !closed
-          ? inviteBox(lobby, host && lobby.status === "open" ? () => act("POST", `/api/lobbies/${lobby.id}/invite_code`) : null)
+          ? inviteBox(lobby, host && lobby.status === "open")
           : null,
         h("ol", { class: "seats", "data-testid": "seats" }, lobby.seats.map((seat) => seatRow(seat, host, seated))),
         closed ? null : h("div", { class: "actions" },
           host
-            ? h("button", {
-              class: "primary", "data-testid": "start", disabled: !full,
-              onclick: async (event) => {
-                event.target.disabled = true;
-                const started = await act("POST", `/api/lobbies/${lobby.id}/start`);
-                // The lobby socket may have taken us to the game already.
-                if (started && !left) navigate(`/games/${started.game_id}`, { replace: true });
-                else if (!started) event.target.disabled = false;
-              },
-            }, full ? "Start the game" : "Fill every seat to start")
+            ? h("button", { class: "primary", "data-testid": "start", "data-action": "start", disabled: !full },
+              full ? "Start the game" : "Fill every seat to start")
             : seated && lobby.status === "open" ? h("p", { class: "muted" }, "Waiting for the host to start…") : null,
           seated && !host && lobby.status === "open"
-            ? h("button", {
-              class: "quiet", onclick: async () => {
-                if (await act("POST", `/api/lobbies/${lobby.id}/leave`) !== null) navigate("/");
-              },
-            }, "Leave")
+            ? h("button", { class: "quiet", "data-action": "leave" }, "Leave")
             : null,
           lobby.game_id && !seated
             ? h("a", { href: `/games/${lobby.game_id}`, "data-nav": true }, "Watch the game")
             : null,
           host && !lobby.game_id
-            ? h("button", {
-              class: "quiet", "data-testid": "close-lobby", onclick: async () => {
-                if (!confirm("Close this lobby? Nobody will be able to join or start it.")) return;
-                await act("POST", `/api/lobbies/${lobby.id}/close`);
-              },
-            }, "Close the lobby")
+            ? h("button", { class: "quiet", "data-testid": "close-lobby", "data-action": "close" }, "Close the lobby")
             : null)),
     );
   };
 
   // The host may change the stand-in bot until the start; everyone sees the change live.
   const standInPicker = () => {
-    const picker = levelPicker(gameKind, {
-      chosen: lobby.stand_in_level, label: "Stand-in bot", testid: "stand-in-level",
-      onchange: (level) => act("PUT", `/api/lobbies/${lobby.id}/stand_in`, { level }),
-    });
+    const picker = levelPicker(gameKind, { chosen: lobby.stand_in_level, label: "Stand-in bot", testid: "stand-in-level" });
     return h("div", { class: "field small" },
       h("span", { class: "muted" }, "Stand-in bot, for away or conceded players: "), picker.select, picker.about);
   };
@@ -132,20 +169,14 @@ export function lobbyPage(root, lobbyId) {
         seat.player.id === lobby.host_id ? h("span", { class: "tag" }, "host") : null,
         you ? h("span", { class: "tag you" }, "you") : null];
       if (host && !you && lobby.status === "open") {
-        controls = h("button", {
-          class: "quiet", "data-testid": "remove-player",
-          onclick: () => act("DELETE", `/api/lobbies/${lobby.id}/seats/${seat.seat}`),
-        }, "Remove");
+        controls = h("button", { class: "quiet", "data-testid": "remove-player", "data-action": "remove" }, "Remove");
       }
     } else if (seat.bot) {
       const level = botLevel(gameKind, seat.bot);
       who = [h("strong", {}, "Bot"), h("span", { class: "tag bot", title: level.about, "data-testid": "seat-level" }, level.name),
         ratingTag(seat.rating)];
       if (host && lobby.status === "open") {
-        controls = h("button", {
-          class: "quiet", "data-testid": "remove-bot",
-          onclick: () => act("DELETE", `/api/lobbies/${lobby.id}/seats/${seat.seat}`),
-        }, "Remove");
+        controls = h("button", { class: "quiet", "data-testid": "remove-bot", "data-action": "remove" }, "Remove");
       }
     } else {
       const kept = seat.reserved_for && seat.reserved_for !== me?.id;
@@ -154,24 +185,19 @@ export function lobbyPage(root, lobbyId) {
       if (host && lobby.status === "open") {
         const level = levelPicker(gameKind, {
           chosen: chosenLevel[seat.seat], label: `Bot level for seat ${seat.seat + 1}`, testid: "bot-level",
-          onchange: (value) => { chosenLevel[seat.seat] = value; },
         });
-        controls = h("span", { class: "bot-pick" }, h("span", { class: "row" }, level.select, h("button", {
-          "data-testid": "add-bot",
-          onclick: () => act("POST", `/api/lobbies/${lobby.id}/bots`, { seat: seat.seat, level: level.select.value }),
-        }, "Add bot")), level.about);
-      } else if (!seated && lobby.status === "open" && me && !kept) {
-        controls = h("button", {
-          class: "primary", onclick: () => act("POST", `/api/lobbies/${lobby.id}/join`),
-        }, "Sit here");
+        controls = h("span", { class: "bot-pick" }, h("span", { class: "row" }, level.select,
+          h("button", { "data-testid": "add-bot", "data-action": "add-bot" }, "Add bot")), level.about);
+      } else if (!seated && lobby.status === "open" && me && !kept && !lobby.removed) {
+        controls = h("button", { class: "primary", "data-testid": "sit-here", "data-action": "sit" }, "Sit here");
       }
     }
-    return h("li", { class: you ? "seat you" : "seat", "data-testid": "seat" },
+    return h("li", { class: you ? "seat you" : "seat", "data-testid": "seat", "data-seat": seat.seat, "data-key": `seat-${seat.seat}` },
       h("span", { class: "seat-no" }, seat.seat + 1), h("span", { class: "who" }, who), controls);
   };
 
   const connect = () => {
-    socket = new LiveSocket(wsUrl(`/ws/lobbies/${lobbyId}`), {
+    socket = new LiveSocket(wsUrl(withInvite(`/ws/lobbies/${lobbyId}`)), {
       onMessage: (msg) => {
         if (msg.type === "lobby") update(msg.lobby);
         else if (msg.type === "chat") chat.add(msg);
@@ -190,11 +216,11 @@ export function lobbyPage(root, lobbyId) {
     try {
       me = await getPlayer();
       if (!me) {
-        fill(body, playerBox(null, () => location.reload(), { prompt: "Enter your name to open this lobby" }));
+        fill(body, h("h1", {}, "Lobby"), playerBox(null, () => location.reload(), { prompt: "Enter your name to open this lobby" }));
         return;
       }
       const [first, games] = await Promise.all([
-        api("GET", `/api/lobbies/${lobbyId}`),
+        api("GET", withInvite(`/api/lobbies/${lobbyId}`)),
         gameKinds(),
       ]);
       const kind = games.find((g) => g.id === first.game);
@@ -206,39 +232,33 @@ export function lobbyPage(root, lobbyId) {
     }
   })();
 
+  // Signed out elsewhere: the lobby (its invite link, its chat) is no longer this device's.
+  whenSignedOut(() => {
+    left = true;
+    socket?.close();
+    error.replaceChildren();
+    chat.element.hidden = true;
+    document.title = "Signed out · Campground";
+    fill(body, signedOutBox());
+  }, body);
+
   return () => {
     left = true;
     socket?.close();
   };
 }
 
-// renew: the host's way to a new code, after which the old link says it was replaced.
+// renew: whether the host may make a new code, after which the old link says it was replaced.
 function inviteBox(lobby, renew) {
   const url = new URL(lobby.invite_url || `/join/${lobby.invite_code}`, location.origin).href;
-  const field = h("input", { readOnly: true, value: url, "data-testid": "invite-url", "aria-label": "Invite link" });
-  const note = h("span", { class: "muted", "aria-live": "polite", "data-testid": "copy-note" });
-  const copy = h("button", {
-    type: "button", "data-testid": "copy-invite",
-    onclick: async () => {
-      try {
-        await navigator.clipboard.writeText(url);
-        note.textContent = "Copied!";
-      } catch {
-        // No clipboard access (plain http, old browser): select it so the player can copy by hand.
-        field.focus();
-        field.select();
-        note.textContent = "Selected: copy it with Ctrl+C / ⌘C";
-      }
-    },
-  }, "Copy");
-  const fresh = renew && h("button", {
-    type: "button", class: "quiet", "data-testid": "new-invite",
-    title: "The old link stops working; people you removed may join again with the new one.",
-    onclick: () => {
-      if (confirm("Make a new invite link? The old one stops working.")) renew();
-    },
-  }, "New link");
   return h("div", { class: "invite" },
     h("label", {}, "Invite friends with this link"),
-    h("div", { class: "row" }, field, copy, fresh || null), note);
+    h("div", { class: "row" },
+      h("input", { readOnly: true, value: url, "data-testid": "invite-url", "aria-label": "Invite link" }),
+      h("button", { type: "button", "data-testid": "copy-invite", "data-action": "copy" }, "Copy"),
+      renew ? h("button", {
+        type: "button", class: "quiet", "data-testid": "new-invite", "data-action": "new-link",
+        title: "The old link stops working; people you removed may join again with the new one.",
+      }, "New link") : null),
+    h("span", { class: "muted", "aria-live": "polite", "data-testid": "copy-note" }));
 }

@@ -1,7 +1,7 @@
 // A view holds the latest entries of the game's log (`log`) and how many it has in all
 // (`log_length`): entry n, numbered over the whole game, is log[n - first]. Patches append new
 // entries; older ones come a page at a time from GET /api/games/{id}/log.
-import { api } from "./api.js";
+import { api, withInvite } from "./api.js";
 
 const PAGE = 50;
 
@@ -23,7 +23,7 @@ export async function loadOlder(gameId, view) {
   if (before <= 0 || loading) return false;
   loading = true;
   try {
-    const page = await api("GET", `/api/games/${gameId}/log?before=${before}&limit=${PAGE}`);
+    const page = await api("GET", withInvite(`/api/games/${gameId}/log?before=${before}&limit=${PAGE}`));
     // The view may have been replaced meanwhile (a whole state): only a page that ends where
     // it starts is put before its entries.
     if (firstHeld(view) !== page.before) return false;

@@ -5,6 +5,7 @@ import { joinPage } from "./join.js";
 import { lobbyPage } from "./lobby.js";
 import { gamePage } from "./game.js";
 import { accountPage, devicePage } from "./account.js";
+import { noticesPage } from "./notices.js";
 
 const routes = [
   [/^\/$/, homePage],
@@ -13,6 +14,7 @@ const routes = [
   [/^\/games\/([^/]+)\/?$/, gamePage],
   [/^\/account\/?$/, accountPage],
   [/^\/device\/?$/, devicePage],
+  [/^\/notices\/?$/, noticesPage],
 ];
 
 const root = document.getElementById("app");
@@ -55,3 +57,6 @@ document.addEventListener("click", (event) => {
 });
 window.addEventListener("popstate", route);
 route();
+
+// The service worker keeps the page's shell, so the app installed on a phone opens offline too.
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});

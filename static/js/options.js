@@ -1,6 +1,5 @@
 // A small form generated from a game's options JSON schema (pydantic's): booleans, enums, integers.
 import { api } from "./api.js";
-import { perMove } from "./clock.js";
 import { h } from "./dom.js";
 
 let kinds = null;
@@ -27,13 +26,13 @@ export function levelPicker(kind, { chosen, label, testid, onchange }) {
   return { select, about };
 }
 
-// A table's options and clock on one line, for the lobby, the invite page and the table:
-// "Friendship tokens · Observation Tower · 3 min per move".
-export function tableOptionsLine(kind, options, turnSeconds) {
+// A table's options and speed on one line, for the invite page and the table:
+// "Friendship tokens · Observation Tower · Real time · 3 min + 15 s a move".
+export function tableOptionsLine(kind, options, speedName) {
   const schema = kind?.options_schema;
   const chosen = optionsSummary(schema, options) || (Object.keys(schema?.properties || {}).length ? "the basic game" : "");
   return h("p", { class: "muted small table-options", "data-testid": "table-options" },
-    [chosen, turnSeconds === undefined ? "" : perMove(turnSeconds)].filter(Boolean).join(" · "));
+    [chosen, speedName || ""].filter(Boolean).join(" · "));
 }
 
 function resolve(schema, root) {

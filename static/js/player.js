@@ -1,8 +1,10 @@
 // Who is playing: ask for a name once, then show "Playing as Ana · change · I am someone else ·
 // sign out". "change" renames the same player (seats and all); "someone else" starts a new guest.
 // A guest is offered to keep their tables with a sign-in; a signed-in player sees their handle.
+// A device signed out elsewhere says so instead, with the way to sign in again.
 import { api, currentPlayer } from "./api.js";
 import { errorBox, fill, h } from "./dom.js";
+import { signedOutBox, whenSignedOut } from "./signed-out.js";
 
 let cached; // the current player, null for none, undefined before the first look-up
 let registering = null; // a new name's request while it is out
@@ -16,6 +18,7 @@ export async function getPlayer() {
 export function forgetPlayer() {
   cached = undefined;
 }
+whenSignedOut(forgetPlayer);
 
 function register(name) {
   registering = api("POST", "/api/players", { name })
@@ -106,5 +109,6 @@ export function playerBox(player, onReady, { prompt = "What should we call you?"
   };
 
   show(player);
+  whenSignedOut(() => fill(box, signedOutBox()), box);
   return box;
 }

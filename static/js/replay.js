@@ -1,10 +1,12 @@
 // Replay of an ended game: step, play and scrub through every move, each state drawn by the
 // game's own table as a spectator saw it (GET /api/games/{id}/replay?at=k).
-import { api } from "./api.js";
+import { api, withInvite } from "./api.js";
 import { h } from "./dom.js";
 import { logEntry } from "./log.js";
 import { lastMove } from "./marks.js";
 import { concededNote, outcomeHeadline } from "./outcome.js";
+import { plainTable } from "./plain-table.js";
+import { tableEvents } from "./table-events.js";
 
 const PLAY_EVERY_MS = 700;
 const SCRUB_REST_MS = 150;
@@ -50,6 +52,7 @@ export function replayBox(gameId, last, renderer, seatName, seatBadge) {
     moveButton: (_entry, label) => h("button", { type: "button", disabled: true }, label),
     moveControl: (el) => el,
     claim: () => {},
+    same: (_key, _inputs, build) => build(),
   };
 
   let shown = -1;
@@ -62,24 +65,35 @@ export function replayBox(gameId, last, renderer, seatName, seatBadge) {
     if (shown === at) return;
     shown = at;
     try {
-      const { view } = await api("GET", `/api/games/${gameId}/replay?at=${at}`);
+      const { view } = await api("GET", withInvite(`/api/games/${gameId}/replay?at=${at}`));
       if (shown !== at) return; // a later step was asked for meanwhile
-      table.replaceChildren();
       const marks = lastMove(previous?.at === at - 1 ? previous.view : null, view);
       previous = { at, view };
-      const drawn = { ...ctx, changed: marks.changed, mark: marks.mark, lastMover: marks.mover,
-        outcomeText: outcomeHeadline(view, seatName), concededText: concededNote(view, seatName) };
-      if (renderer) renderer.render(table, view, drawn);
-      const latest = logEntry(view, view.last_decision);
-      if (latest) {
-        table.prepend(h("p", { class: "replay-event", "data-testid": "replay-event" },
-          latest.seat == null ? null : seatBadge(latest.seat, renderer?.seatColour?.(view, latest.seat) || null, seatName(latest.seat)),
-          renderer?.logText ? renderer.logText(latest, drawn) : latest.text));
-      }
+      drawn = { view, marks };
+      draw();
     } catch (err) {
       table.replaceChildren(h("p", { class: "error" }, err.message));
     }
   }
+
+  // The step shown, drawn again when a tap on it changes what its table shows (a card's details).
+  let drawn = null;
+  function draw() {
+    if (!drawn) return;
+    const { view, marks } = drawn;
+    const shownCtx = { ...ctx, changed: marks.changed, mark: marks.mark, lastMover: marks.mover,
+      outcomeText: outcomeHeadline(view, seatName), concededText: concededNote(view, seatName) };
+    table.replaceChildren();
+    if (renderer) renderer.render(table, view, shownCtx);
+    else table.append(plainTable(view));
+    const latest = logEntry(view, view.last_decision);
+    if (latest) {
+      table.prepend(h("p", { class: "replay-event", "data-testid": "replay-event" },
+        latest.seat == null ? null : seatBadge(latest.seat, renderer?.seatColour?.(view, latest.seat) || null, seatName(latest.seat)),
+        renderer?.logText ? renderer.logText(latest, shownCtx) : latest.text));
+    }
+  }
+  tableEvents(table, { play: () => {}, act: (name, el) => renderer?.actions?.[name]?.(el), redraw: draw });
 
   // Closed until asked for: the replay draws a second table, which would double the page.
   const box = h("details", { class: "replay card", "data-testid": "replay",

@@ -3,9 +3,13 @@
 // 4429 (too many connections from here) is retried after the time the server names, with
 // backoff and jitter, so that a classroom whose Wi-Fi blinked does not come back all at once.
 // While the database is away the server answers messages with an "unavailable" error and keeps
-// the socket: the page says it is reconnecting and asks again after retry_after.
+// the socket: the page says it is reconnecting and asks again after retry_after. A close with
+// 4401 (this device was signed out) is for good, and the whole page hears of it.
+import { CLOSE_SIGNED_OUT, signedOut } from "./signed-out.js";
+
 export const STATUS_TEXT = {
   connecting: "Connecting…", online: "Live", offline: "Reconnecting to the table…", gone: "Closed",
+  "signed-out": "Signed out",
 };
 const TRY_AGAIN_LATER = 1013;
 const TOO_MANY = 4429;
@@ -14,10 +18,16 @@ const MAX_DELAY = 10000;
 // Somewhere between the wait and twice it: clients refused together spread out.
 const jittered = (ms) => ms * (1 + Math.random());
 
-// "… try again in 3 s." in a close reason: the server's own wait, in milliseconds.
-function namedWait(reason) {
-  const found = /try again in (\d+) s/.exec(reason || "");
-  return found ? Number(found[1]) * 1000 : 0;
+// The server's own wait, in milliseconds, from the reason of a 1013 or 4429 close:
+// {"retry_after": seconds, "message": text}. 0 when it names none.
+export function namedWait(reason) {
+  let wait;
+  try {
+    wait = JSON.parse(reason || "{}").retry_after;
+  } catch {
+    return 0;
+  }
+  return Number.isFinite(wait) && wait > 0 ? wait * 1000 : 0;
 }
 
 export class LiveSocket {
@@ -44,6 +54,12 @@ export class LiveSocket {
     ws.onmessage = (event) => this.received(JSON.parse(event.data));
     ws.onclose = (event) => {
       if (this.closed) return;
+      if (event.code === CLOSE_SIGNED_OUT) {
+        this.closed = true;
+        this.onStatus("signed-out");
+        signedOut();
+        return;
+      }
       const later = event.code === TRY_AGAIN_LATER || event.code === TOO_MANY;
       // Any other 4xxx: refused for good (e.g. 4404 no such game); retrying will not help.
       if (!later && event.code >= 4000 && event.code < 5000) {

@@ -32,6 +32,15 @@ export function tableActions(box, view, gameId, rematchLobby) {
     return fill(box, h("div", { class: "table-actions" }, concede, error));
   }
   const lobbyId = view.table?.rematch_lobby_id || rematchLobby;
+  // The rematch waits only while its lobby is open: once it starts, the table points to it.
+  const status = view.table?.rematch_status || (lobbyId ? "open" : null);
+  if (status === "started") {
+    return fill(box, h("p", { class: "notice", "data-testid": "rematch-started" }, "The rematch has started. ",
+      h("a", { href: `/games/${view.table.rematch_game_id}`, "data-nav": true }, "Go to the rematch")));
+  }
+  if (status === "closed") {
+    return fill(box, h("p", { class: "muted", "data-testid": "rematch-closed" }, "The rematch was called off: its lobby is closed."));
+  }
   const again = h("button", {
     type: "button", class: "primary", "data-testid": "rematch",
     onclick: () => run(again, async () => {

@@ -15,10 +15,14 @@ import subprocess
 import sys
 import time
 import urllib.request
+import uuid
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+import redis
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -42,7 +46,9 @@ def pytest_collection_modifyitems(items):
 
 # The browser logs every refused request as a console error; tests that probe a dead link or a
 # refused move expect those (4xx). Any other console error fails the test.
-EXPECTED_REFUSAL = re.compile(r"Failed to load resource: the server responded with a status of 4\d\d")
+EXPECTED_REFUSAL = re.compile(
+    r"Failed to load resource: the server responded with a status of 4\d\d"
+)
 
 
 def _need_browser(reason: str):
@@ -57,30 +63,74 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def server_url(tmp_path_factory) -> str:
-    """Base URL of a running Campground server with its own empty database."""
+# Every page comes from 127.0.0.1: allow far more than one person needs.
+GENEROUS_LIMITS = {
+    "RATE_PLAYERS": "10000/60",
+    "RATE_SOCKETS": "10000/60",
+    "RATE_MOVES": "10000/60",
+    "RATE_LOBBIES": "10000/60",
+    "RATE_JOINS": "10000/60",
+    "MAX_SOCKETS_PER_ADDRESS": "100000",
+    "RATE_SOCKETS_PER_ADDRESS": "10000/60",
+    "RATE_MOVES_PER_ADDRESS": "10000/60",
+    "RATE_LOBBIES_PER_ADDRESS": "10000/60",
+    "RATE_JOINS_PER_ADDRESS": "10000/60",
+    "RATE_QUEUES": "10000/60",
+    "RATE_QUEUES_PER_ADDRESS": "10000/60",
+    "RATE_REPLAYS": "10000/60",
+    "RATE_REPLAYS_PER_ADDRESS": "10000/60",
+}
+
+
+@contextmanager
+def serving(work: Path, app: str = "app.main:app", **env_extra: str) -> Iterator[str]:
+    """A Campground server (uvicorn serving ``app``, ``module:attribute``; ``--factory``
+    when it ends in ``()``) with its own empty database in ``work``: its base URL."""
+    with _server(work, _migrated(work), app=app, **env_extra) as base:
+        yield base
+
+
+def _migrated(work: Path) -> str:
     from app.migrate import upgrade
 
-    work = tmp_path_factory.mktemp("server")
     url = f"sqlite+aiosqlite:///{work / 'campground.db'}"
     # upgrade() runs its own event loop; Playwright's sync API may already hold this thread's.
     migration = ThreadPoolExecutor(1)
     migration.submit(upgrade, url).result()
     migration.shutdown()
+    return url
+
+
+@contextmanager
+def _server(
+    work: Path,
+    database_url: str,
+    name: str = "server",
+    app: str = "app.main:app",
+    cwd: Path = PROJECT,
+    **settings: str,
+) -> Iterator[str]:
+    """``uvicorn`` serving ``app`` of the checkout ``cwd`` on a free port, its log in
+    ``work/{name}.log``: its base URL."""
     port = _free_port()
-    env = {**os.environ, "DATABASE_URL": url, "BOT_DELAY": "0", "PUBLIC_URL": f"http://127.0.0.1:{port}",
-           "ADMIN_TOKEN": ADMIN_TOKEN,
-           # Every page comes from 127.0.0.1: allow far more than one person needs.
-           "RATE_PLAYERS": "10000/60", "RATE_SOCKETS": "10000/60", "RATE_MOVES": "10000/60",
-           "RATE_LOBBIES": "10000/60", "RATE_JOINS": "10000/60", "MAX_SOCKETS_PER_ADDRESS": "100000",
-           "RATE_SOCKETS_PER_ADDRESS": "10000/60", "RATE_MOVES_PER_ADDRESS": "10000/60",
-           "RATE_LOBBIES_PER_ADDRESS": "10000/60", "RATE_JOINS_PER_ADDRESS": "10000/60",
-           "RATE_REPLAYS": "10000/60", "RATE_REPLAYS_PER_ADDRESS": "10000/60"}
-    log = open(work / "server.log", "wb")
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "BOT_DELAY": "0",
+        "PUBLIC_URL": f"http://127.0.0.1:{port}",
+        "ADMIN_TOKEN": ADMIN_TOKEN,
+        **GENEROUS_LIMITS,
+        **settings,
+    }
+    target = ["--factory", app[:-2]] if app.endswith("()") else [app]
+    log_path = work / f"{name}.log"
+    log = open(log_path, "wb")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=PROJECT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        [sys.executable, "-m", "uvicorn", *target, "--host", "127.0.0.1", "--port", str(port)],
+        cwd=cwd,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 90
@@ -91,16 +141,46 @@ def server_url(tmp_path_factory) -> str:
         except OSError:
             if proc.poll() is not None or time.monotonic() > deadline:
                 proc.kill()
-                raise RuntimeError(f"server did not start; see {work / 'server.log'}:\n"
-                                   + (work / "server.log").read_text()[-3000:])
+                raise RuntimeError(
+                    f"server did not start; see {log_path}:\n" + log_path.read_text()[-3000:]
+                ) from None
             time.sleep(0.1)
-    yield base
-    proc.terminate()
     try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def server_url(tmp_path_factory) -> Iterator[str]:
+    """Base URL of a running Campground server with its own empty database."""
+    work = tmp_path_factory.mktemp("server")
+    with _server(work, _migrated(work)) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def two_instances(tmp_path_factory) -> Iterator[tuple[str, str]]:
+    """Two servers on one database and one Redis, as two replicas behind a load balancer:
+    their base URLs. Skipped when Redis is unreachable, unless REQUIRE_REDIS=1."""
+    url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+    try:
+        with redis.Redis.from_url(url, socket_connect_timeout=3) as client:
+            client.ping()
+    except redis.RedisError as exc:
+        if os.environ.get("REQUIRE_REDIS") == "1":
+            pytest.fail(f"Redis at {url} is unreachable ({exc})")
+        pytest.skip(f"Redis at {url} is unreachable ({exc})")
+    work = tmp_path_factory.mktemp("instances")
+    database_url = _migrated(work)
+    bus = {"REDIS_URL": url, "REDIS_PREFIX": f"campground-browser-{uuid.uuid4().hex[:12]}:"}
+    with _server(work, database_url, "a", **bus) as a, _server(work, database_url, "b", **bus) as b:
+        yield a, b
 
 
 # Per module, not per run: Playwright's sync API keeps an event loop running in the thread
@@ -120,17 +200,71 @@ def browser():
     # can take longer than Playwright's 5 s default for `expect`.
     expect.set_options(timeout=15_000)
     pw = sync_playwright().start()
-    browser = pw.chromium.launch(executable_path=CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium"),
-                                 args=CHROMIUM_ARGS)
+    browser = pw.chromium.launch(
+        executable_path=CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium"),
+        args=CHROMIUM_ARGS,
+    )
     yield browser
     browser.close()
     pw.stop()
 
 
+def _watch(page, errors: list[str]) -> None:
+    """Collect the page's uncaught errors, console errors (but a refused request's note) and
+    Content-Security-Policy violations into ``errors``."""
+    page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
+    # The browser's own CSP reports do not reach the console events: the page reports them.
+    page.add_init_script(
+        "document.addEventListener('securitypolicyviolation', (e) => console.error("
+        "`CSP violation: ${e.violatedDirective} ${e.blockedURI}`))"
+    )
+    page.on(
+        "console",
+        lambda message: (
+            errors.append(f"{page.url}: {message.text}")
+            if message.type == "error" and not EXPECTED_REFUSAL.match(message.text)
+            else None
+        ),
+    )
+
+
+@pytest.fixture(scope="module")
+def _reading_context(browser, server_url):
+    errors: list[str] = []
+    context = browser.new_context(
+        viewport={"width": 375, "height": 800}, reduced_motion="reduce", base_url=server_url
+    )
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    _watch(page, errors)
+    yield page, errors
+    context.close()
+
+
+@pytest.fixture
+def reading_page(_reading_context):
+    """``reading_page(width=375, height=800)``: one page for every test of a module that only
+    reads what the server shows (opening a browser context and its renderer costs more than
+    most such tests), without cookies at the start of each test: a test signs its page in
+    with ``page.context.add_cookies``. The same errors as ``new_page``'s fail the test."""
+    page, errors = _reading_context
+    errors.clear()
+    page.context.clear_cookies()
+
+    def make(*, width: int = 375, height: int = 800):
+        page.set_viewport_size({"width": width, "height": height})
+        return page
+
+    yield make
+    page.goto("about:blank")
+    assert not errors, "JavaScript errors in the page:\n" + "\n".join(errors)
+
+
 @pytest.fixture
 def new_page(browser, server_url):
     """``new_page(path="/", width=..., height=..., **context_options)``: a page in a fresh
-    context (a new player); the options go to Playwright's ``new_context`` (``reduced_motion``…).
+    context (a new player); the options go to Playwright's ``new_context`` (``reduced_motion``,
+    ``base_url`` for another server than ``server_url``…).
     Pages prefer reduced motion unless a test asks for ``reduced_motion="no-preference"``: a
     click waits for its control to stand still, and the marks of every move animate for 0.6 s.
 
@@ -143,18 +277,12 @@ def new_page(browser, server_url):
 
     def make(path: str = "/", *, width: int = 1100, height: int = 900, **options):
         options.setdefault("reduced_motion", "reduce")
-        context = browser.new_context(viewport={"width": width, "height": height}, base_url=server_url, **options)
+        options.setdefault("base_url", server_url)
+        context = browser.new_context(viewport={"width": width, "height": height}, **options)
         context.set_default_timeout(15_000)
         contexts.append(context)
         page = context.new_page()
-        page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
-        # The browser's own CSP reports do not reach the console events: the page reports them.
-        page.add_init_script(
-            "document.addEventListener('securitypolicyviolation', (e) => console.error("
-            "`CSP violation: ${e.violatedDirective} ${e.blockedURI}`))"
-        )
-        page.on("console", lambda message: errors.append(f"{page.url}: {message.text}")
-                if message.type == "error" and not EXPECTED_REFUSAL.match(message.text) else None)
+        _watch(page, errors)
         page.goto(path)
         return page
 

@@ -30,11 +30,31 @@ def person(base: str, name: str) -> httpx.Client:
     return client
 
 
-def start(base: str, kind: str, bots: int = 1, options: dict | None = None,
-          others: tuple[httpx.Client, ...] = ()) -> tuple[httpx.Client, str]:
-    """Ana at seat 0, then ``others``, then heuristic bots (or random where a game has none)."""
+def signed_in(base: str, name: str, handle: str) -> httpx.Client:
+    """A person who added a sign-in (handle and password): their tables can be rated."""
+    client = person(base, name)
+    r = client.post("/api/accounts", json={"handle": handle, "password": "correct horse battery"})
+    assert r.status_code == 201, r.text
+    return client
+
+
+def start(
+    base: str,
+    kind: str,
+    bots: int = 1,
+    options: dict | None = None,
+    others: tuple[httpx.Client, ...] = (),
+    public: bool = False,
+) -> tuple[httpx.Client, str]:
+    """Ana at seat 0, then ``others``, then heuristic bots (or random where a game has none);
+    a public table may be watched by anybody, a private one only by its seats."""
     ana = person(base, "Ana")
-    body = {"game": kind, "seats": 1 + len(others) + bots, "turn_seconds": None}
+    body = {
+        "game": kind,
+        "seats": 1 + len(others) + bots,
+        "turn_seconds": None,
+        "private": not public,
+    }
     if options:
         body["options"] = options
     r = ana.post("/api/lobbies", json=body)
@@ -58,8 +78,9 @@ def state(client: httpx.Client, game_id: str) -> dict:
     return r.json()
 
 
-def play(client: httpx.Client, game_id: str, kind: str, moves: int | None = None,
-         timeout: float = 120) -> dict:
+def play(
+    client: httpx.Client, game_id: str, kind: str, moves: int | None = None, timeout: float = 120
+) -> dict:
     """Play the person's seat with the heuristic bot's choices until the game ends (or for
     ``moves`` of its moves); returns the last state seen."""
     game = get_game(kind)
@@ -81,12 +102,70 @@ def play(client: httpx.Client, game_id: str, kind: str, moves: int | None = None
         legal = [game.parse_move(e["move"]) for e in view["legal_moves"]]
         chosen = bot(view, legal, rng)
         chosen = chosen if isinstance(chosen, dict) else chosen.model_dump(mode="json")
-        r = client.post(f"/api/games/{game_id}/moves",
-                        json={"move": chosen, "expect_version": now["version"]})
+        r = client.post(
+            f"/api/games/{game_id}/moves", json={"move": chosen, "expect_version": now["version"]}
+        )
         if r.status_code == 200:
             made += 1
         else:
             assert r.status_code == 409, r.text  # a bot's move came first: look again
+
+
+def every_seat_moved(people: list[httpx.Client], game_id: str, kind: str, moves: int) -> None:
+    """The people play on (as ``play``) until every seat has made ``moves`` moves: a game
+    given up before that is not rated."""
+    log = admin(str(people[0].base_url))
+    seats = len(state(people[0], game_id)["view"]["table"]["seats"])
+    while True:
+        made: dict[int, int] = {}
+        for move in log.get(f"/api/admin/games/{game_id}/moves").json():
+            made[move["seat"]] = made.get(move["seat"], 0) + 1
+        if all(made.get(seat, 0) >= moves for seat in range(seats)):
+            return
+        for client in people:
+            view = state(client, game_id)["view"]
+            if view["you"] in view["to_act"]:
+                play(client, game_id, kind, moves=1)
+        time.sleep(0.01)
+
+
+def play_until(
+    client: httpx.Client, game_id: str, kind: str, wanted, timeout: float = 120
+) -> dict | None:
+    """Play the person's seat as ``play`` does until ``wanted(view)`` holds at one of their
+    turns; that state, or None when the game ended first."""
+    deadline = time.monotonic() + timeout
+    while True:
+        assert time.monotonic() < deadline, "the state wanted never came"
+        now = state(client, game_id)
+        view = now["view"]
+        if view["table"]["status"] != "active":
+            return None
+        if view["you"] not in view["to_act"]:
+            time.sleep(0.01)
+        elif wanted(view):
+            return now
+        else:
+            play(client, game_id, kind, moves=1)
+
+
+def play_all_until(
+    people: list[httpx.Client], game_id: str, kind: str, wanted, timeout: float = 120
+) -> None:
+    """The people at the table play on as ``play`` does, in turn, until ``wanted(view)``
+    holds at a turn of one of them, or the game ends."""
+    deadline = time.monotonic() + timeout
+    while True:
+        assert time.monotonic() < deadline, "the state wanted never came"
+        for client in people:
+            view = state(client, game_id)["view"]
+            if view["table"]["status"] != "active":
+                return
+            if view["you"] in view["to_act"]:
+                if wanted(view):
+                    return
+                play(client, game_id, kind, moves=1)
+        time.sleep(0.01)
 
 
 def play_to_the_end(people: list[httpx.Client], game_id: str, kind: str) -> None:
@@ -113,7 +192,9 @@ def wait_ended(client: httpx.Client, game_id: str, timeout: float = 120) -> dict
 
 
 def admin(base: str) -> httpx.Client:
-    return httpx.Client(base_url=base, timeout=30, headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
+    return httpx.Client(
+        base_url=base, timeout=30, headers={"Authorization": f"Bearer {ADMIN_TOKEN}"}
+    )
 
 
 def concede(client: httpx.Client, game_id: str) -> None:

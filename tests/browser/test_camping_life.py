@@ -10,6 +10,7 @@ from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from engine.camping_life.cards import MISSIONS
+from tests.browser.end_states import COOKIE, as_player, play_until, start
 
 PHONE = 375
 # Undo is tried on its own (test_undo.py): a random walk that may take back each step seldom ends.
@@ -61,14 +62,17 @@ def check_table(page: Page) -> None:
     assert all(face in FACE_DOWN for face in snap["faceDown"]), snap["faceDown"]
     if snap["cells"]:
         assert "Place the" in snap["prompt"] or "Choose the card to place next" in snap["prompt"]
-        assert all({"cell", "empty", "target"} <= set(c.split()) for c in snap["cells"]), snap["cells"]
+        assert all({"cell", "empty", "target"} <= set(c.split()) for c in snap["cells"]), snap[
+            "cells"
+        ]
 
 
 def click_a_move(page: Page, rng: random.Random, clicked: dict[str, int]) -> bool:
     moves = page.locator(LIVE_MOVES)
     kinds = moves.evaluate_all(
         "els => els.map(e => e.closest('.cell') ? 'place' : e.closest('.bid-coins') ? 'bid_card'"
-        " : e.closest('.coin-group') ? 'bid_table' : e.closest('.next-cards') ? 'pick' : 'other')")
+        " : e.closest('.coin-group') ? 'bid_table' : e.closest('.next-cards') ? 'pick' : 'other')"
+    )
     if not kinds:
         return False
     pick = rng.randrange(len(kinds))
@@ -80,8 +84,16 @@ def click_a_move(page: Page, rng: random.Random, clicked: dict[str, int]) -> boo
     return True
 
 
+def near_the_end(view: dict) -> bool:
+    """A play area three cards from full, or the draw pile nearly out: the last rounds."""
+    filled = max(
+        sum(card is not None for row in seat["area"] for card in row) for seat in view["seats"]
+    )
+    return filled >= 9 or view["draw_pile"] <= 4
+
+
 @pytest.mark.slow
-def test_whole_game_against_the_bot(new_page):
+def test_whole_game_against_the_bot(new_page, server_url):
     page = new_page("/", width=PHONE, height=800)
     page.locator("#player-name-input").fill("Ana")
     page.locator("#player-name-input").press("Enter")
@@ -110,8 +122,21 @@ def test_whole_game_against_the_bot(new_page):
     clicked: dict[str, int] = {}
     reveals = 0
     deadline = time.monotonic() + 400
+    # Ana clicks until she has bid, bid at the table, placed and seen a turn-over; the middle
+    # of the game is played through the API with the heuristic bot's choices while the page
+    # follows; the last rounds are clicked again.
+    middle_played = False
+    game_id = page.url.rstrip("/").split("/")[-1]
     while not page.get_by_test_id("outcome").is_visible():
         assert time.monotonic() < deadline, "the game did not finish"
+        if (
+            not middle_played
+            and reveals
+            and all(clicked.get(kind, 0) for kind in ("bid_card", "bid_table", "place"))
+        ):
+            play_until(as_player(page, server_url), game_id, "camping-life", near_the_end)
+            middle_played = True
+            continue
         check_table(page)
         # Every legal move sits on the table: nothing is left for the frame's bar.
         expect(page.get_by_test_id("moves-bar")).to_have_count(0)
@@ -172,3 +197,42 @@ def test_whole_game_against_the_bot(new_page):
     mine = table.get_by_test_id("my-seat").bounding_box()
     theirs_box = table.get_by_test_id("their-seat").bounding_box()
     assert theirs_box["x"] >= mine["x"] + mine["width"]
+
+
+def test_the_card_to_place_shows_its_whole_name_on_a_phone(new_page, server_url):
+    """The prompt's small card names the card Ana places (and each card she may place next).
+    Each name a card can have, with an umbrella in its corner and without, is put on it in
+    turn and measured at 375 px: none is cut by the card's edge."""
+    ana, game_id = start(server_url, "camping-life")
+    assert (
+        play_until(ana, game_id, "camping-life", lambda view: view["phase"] == "place") is not None
+    )
+    page = new_page("/", width=PHONE)
+    page.context.add_cookies([{"name": COOKIE, "value": ana.token, "url": server_url}])
+    page.goto(f"/games/{game_id}")
+    cards = page.locator(".cl-ask-row .tile, .choose-card .tile")
+    expect(cards.first).to_be_visible()
+    # Measured once the table's stylesheet has come (the table is drawn before it may).
+    page.wait_for_function(
+        "() => [...document.styleSheets].some((s) => s.href?.endsWith('/camping-life.css'))"
+    )
+    names = ["Road", "Pool", "Forest + road", "Tent", "Campfire", "House"]
+    cut = cards.evaluate_all(
+        """(cards, names) => cards.flatMap((card) => [false, true].flatMap((umbrella) => {
+        card.querySelector(".umbrella-mark")?.remove();
+        if (umbrella) {
+          const mark = document.createElement("span");
+          mark.className = "umbrella-mark";
+          mark.innerHTML = '<span class="cl-icon"><svg viewBox="0 0 24 24"><path d="M3 12a9 9 0 0 1 18 0z"/></svg></span>';
+          card.append(mark);
+        }
+        return names.filter((name) => {
+          card.querySelector(".tile-name").textContent = name;
+          const box = card.getBoundingClientRect(), text = card.querySelector(".tile-name").getBoundingClientRect();
+          return card.scrollWidth > card.clientWidth || text.left < box.left || text.right > box.right;
+        }).map((name) => `${name}${umbrella ? " with an umbrella" : ""}`);
+      }))""",
+        names,
+    )
+    assert cut == []
+    no_overflow(page)

@@ -10,6 +10,8 @@ import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from tests.browser.end_states import COOKIE, as_player, play_all_until, play_until, start
+
 PHONE = 375
 LIVE_MOVES = '[data-testid="move"]:not([disabled]):not([aria-disabled="true"])'
 
@@ -47,7 +49,7 @@ def click_a_move(page: Page, rng: random.Random) -> bool:
 
 
 @pytest.mark.slow
-def test_three_seat_game_played_in_two_browsers(new_page):
+def test_three_seat_game_played_in_two_browsers(new_page, server_url):
     host = new_page("/")
     expect(host.get_by_test_id("game-hike")).to_be_visible()
     set_name(host, "Ana")
@@ -92,18 +94,36 @@ def test_three_seat_game_played_in_two_browsers(new_page):
     assert host.url == guest.url
     no_overflow(guest)
 
-    # The link of a started table offers to watch it.
+    # The link of a started table offers to watch it: the private table's invite code goes
+    # along, and its chat stays the players'.
     late = new_page(invite, width=PHONE, height=760)
     late.get_by_test_id("watch").click()
-    late.wait_for_url(host.url)
+    late.wait_for_url(re.compile(re.escape(host.url) + r"\?invite="))
     expect(late.get_by_test_id("watching")).to_be_visible()
+    expect(late.get_by_test_id("seat-strip")).to_contain_text("Bruno")
+    expect(late.get_by_test_id("chat")).to_be_hidden()
     late.close()
 
+    # Both click their first moves; the middle of the game is played through the API with the
+    # heuristic bot's choices while both pages follow; the last turns (a few cards left to
+    # draw) are clicked again.
     rng = random.Random(2024)
     clicks = {"Ana": 0, "Bruno": 0}
     deadline = time.monotonic() + 400
-    while not (host.get_by_test_id("outcome").is_visible() and guest.get_by_test_id("outcome").is_visible()):
+    middle_played = False
+    game_id = host.url.rstrip("/").split("/")[-1]
+    while not (
+        host.get_by_test_id("outcome").is_visible() and guest.get_by_test_id("outcome").is_visible()
+    ):
         assert time.monotonic() < deadline, "the game did not finish"
+        if not middle_played and min(clicks.values()) >= 8:
+            play_all_until(
+                [as_player(page, server_url) for page in (host, guest)],
+                game_id,
+                "hike",
+                lambda view: view["draw_pile"] <= 10,
+            )
+            middle_played = True
         moved = False
         for name, page in (("Ana", host), ("Bruno", guest)):
             if click_a_move(page, rng):
@@ -155,3 +175,25 @@ def test_an_unknown_game_says_so_and_stops_reconnecting(new_page):
     expect(page.get_by_test_id("connection")).to_have_text("Closed")
     expect(page.get_by_test_id("flash")).not_to_be_empty()
     expect(page.get_by_role("link", name="Back to camp")).to_be_visible()
+
+
+def test_what_a_seat_owes_is_the_last_note_of_its_line(new_page, server_url):
+    """A hazard on Ana's own turn: her notes read "lead hiker", "turn", and last, the longest,
+    what she still has to discard."""
+
+    def owes_on_her_turn(view: dict) -> bool:
+        return bool(view["seats"][view["you"]]["owes"]) and view["turn"] == view["you"]
+
+    for _ in range(10):  # a game may end without it: another is started
+        ana, game_id = start(server_url, "hike")
+        if play_until(ana, game_id, "hike", owes_on_her_turn) is not None:
+            break
+    else:
+        raise AssertionError("Ana never owed anything on her own turn")
+    page = new_page("/", width=PHONE)
+    page.context.add_cookies([{"name": COOKIE, "value": ana.token, "url": server_url}])
+    page.goto(f"/games/{game_id}")
+    notes = page.locator(".hike-mine .notes > .tag")
+    expect(notes.filter(has_text="turn")).to_have_count(1)
+    expect(notes.last).to_have_class(re.compile(r"\bowes\b"))
+    no_overflow(page)

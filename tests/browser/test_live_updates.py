@@ -1,4 +1,5 @@
-"""The game page keeps up with the server when a patch is lost or the connection drops."""
+"""The game page keeps up with the server when a patch is lost or the connection drops, and
+never plays a move against a view it has not drawn."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import time
 
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from tests.browser.end_states import COOKIE, play_until, start, state
 
 GAME_SOCKET = re.compile(r"/ws/games/")
 LIVE_MOVES = '[data-testid="move"]:not([disabled]):not([aria-disabled="true"])'
@@ -138,9 +141,19 @@ def test_a_refused_reconnect_is_tried_again_after_the_servers_wait(new_page):
     def route(ws):
         sockets.append(ws)
         if len(sockets) == 2:
-            ws.close(code=4429, reason="Too many connections: try again in 1 s.")
+            ws.close(
+                code=4429,
+                reason=json.dumps(
+                    {"retry_after": 1, "message": "Too many connections: try again in 1 s."}
+                ),
+            )
         elif len(sockets) == 3:
-            ws.close(code=1013, reason="The database is unavailable for a moment.")
+            ws.close(
+                code=1013,
+                reason=json.dumps(
+                    {"retry_after": 1, "message": "The database is unavailable for a moment."}
+                ),
+            )
         else:
             ws.connect_to_server()
 
@@ -158,6 +171,18 @@ def test_a_refused_reconnect_is_tried_again_after_the_servers_wait(new_page):
     settle(page, game_id)
 
 
+def test_the_page_reads_the_wait_of_a_refusal_as_a_number(new_page):
+    """The wait is the close reason's ``retry_after``, never read out of its sentence."""
+    page = new_page("/")
+    waits = page.evaluate("""async () => {
+        const { namedWait } = await import("/static/js/socket.js");
+        return [namedWait('{"retry_after":3,"message":"Too many connections."}'),
+                namedWait("Too many connections: try again in 3 s."),
+                namedWait(""), namedWait('{"message":"Full."}')];
+    }""")
+    assert waits == [3000, 0, 0, 0]
+
+
 def test_while_the_database_is_away_the_page_says_it_is_reconnecting(new_page):
     page = new_page("/")
     answered: list[dict] = []
@@ -170,11 +195,17 @@ def test_while_the_database_is_away_the_page_says_it_is_reconnecting(new_page):
             if sent["type"] == "move" and not answered:
                 # What the server answers while its database is away: nothing was done.
                 answered.append(sent)
-                ws.send(json.dumps({
-                    "type": "error", "code": "unavailable", "ref": sent.get("ref"),
-                    "message": "The database is unavailable for a moment; try again shortly.",
-                    "retry_after": 1,
-                }))
+                ws.send(
+                    json.dumps(
+                        {
+                            "type": "error",
+                            "code": "unavailable",
+                            "ref": sent.get("ref"),
+                            "message": "The database is unavailable for a moment; try again shortly.",
+                            "retry_after": 1,
+                        }
+                    )
+                )
                 return
             server.send(message)
 
@@ -190,3 +221,101 @@ def test_while_the_database_is_away_the_page_says_it_is_reconnecting(new_page):
     expect(page.get_by_test_id("connection")).to_have_text("Live", timeout=15000)
     play_a_move(page)
     settle(page, game_id)
+
+
+def test_a_control_drawn_from_an_older_view_sends_that_version_and_is_refused(new_page, server_url):
+    """A move carries the version of the view its control was drawn from. Ana's Camp Pinetop
+    page offers the face-up supply cards; her first draw is made elsewhere (the API), and while
+    the new view waits for its drawing (the page's frames and timers are held), a click on a
+    card of the table on screen is sent with the version drawn and refused, although the same
+    move is legal at the new one: it is never played against a table she has not seen. The
+    page resyncs and says so; a click on the new table plays."""
+    ana, game_id = start(server_url, "pinetop")
+    # Played on to the start of a turn of Ana's, where she may draw from the supply.
+    now = play_until(
+        ana,
+        game_id,
+        "pinetop",
+        lambda view: (
+            view["phase"] == "action"
+            and {"draw_deck", "take"} <= {e["move"]["type"] for e in view["legal_moves"]}
+        ),
+    )
+    assert now is not None
+    sent: list[dict] = []
+
+    def route(ws):
+        server = ws.connect_to_server()
+        server.on_message(ws.send)
+
+        def to_server(message):
+            sent.append(json.loads(message))
+            server.send(message)
+
+        ws.on_message(to_server)
+
+    page = new_page("/")
+    page.context.add_cookies([{"name": COOKIE, "value": ana.token, "url": server_url}])
+    page.route_web_socket(GAME_SOCKET, route)
+    # What reaches the page, counted before the page's own listener reads it.
+    page.add_init_script("""(() => {
+      const Native = window.WebSocket;
+      window.received = [];
+      window.WebSocket = class extends Native {
+        constructor(...args) {
+          super(...args);
+          this.addEventListener("message", (e) => window.received.push(JSON.parse(e.data)));
+        }
+      };
+    })()""")
+    page.goto(f"/games/{game_id}")
+    takes = page.locator('[data-move-key^=\'{"type":"take"\']')
+    expect(takes.first).to_be_visible()
+    page.evaluate("""() => {
+      window.held = [];
+      window.frames = [window.requestAnimationFrame, window.setTimeout];
+      window.requestAnimationFrame = (cb) => window.held.push(cb);
+      window.setTimeout = (cb) => window.held.push(cb);
+    }""")
+    r = ana.post(
+        f"/api/games/{game_id}/moves",
+        json={"move": {"type": "draw_deck"}, "expect_version": now["version"]},
+    )
+    assert r.status_code == 200, r.text
+    after = state(ana, game_id)
+    page.wait_for_function(
+        "(v) => window.received.some((m) => m.version === v)", arg=after["version"]
+    )
+    # Taking the card is still a legal move at the new version (a wild card may not be the
+    # second one drawn: the test takes another).
+    legal = [json.dumps(e["move"], separators=(",", ":")) for e in after["view"]["legal_moves"]]
+    take = next(
+        key
+        for key in takes.evaluate_all("(els) => els.map((el) => el.dataset.moveKey)")
+        if key in legal
+    )
+    page.locator(f"[data-move-key='{take}']").evaluate("(el) => el.click()")
+    # Waited for from here: the page's own timers and frames are held.
+    deadline = time.monotonic() + 15
+    while not page.evaluate("() => window.received.some((m) => m.type === 'error')"):
+        assert time.monotonic() < deadline, "the move was never answered"
+        time.sleep(0.05)
+    page.evaluate("""() => {
+      [window.requestAnimationFrame, window.setTimeout] = window.frames;
+      for (const cb of window.held.splice(0)) cb(performance.now());
+    }""")
+    expect(page.get_by_test_id("flash")).to_contain_text(
+        "The table changed just before your move arrived"
+    )
+    moves = [m for m in sent if m["type"] == "move"]
+    assert [(m["move"], m["expect_version"]) for m in moves] == [(json.loads(take), now["version"])]
+    assert any(m["type"] == "sync" for m in sent[sent.index(moves[0]) :])
+    assert state(ana, game_id)["version"] == after["version"]
+
+    page.locator(f"[data-move-key='{take}']").click()
+    expect(page.get_by_test_id("flash")).to_have_count(0)
+    assert [m["expect_version"] for m in sent if m["type"] == "move"][-1] == after["version"]
+    deadline = time.monotonic() + 15
+    while state(ana, game_id)["version"] == after["version"]:
+        assert time.monotonic() < deadline, "the move on the table as drawn was not played"
+        page.wait_for_timeout(50)

@@ -24,21 +24,30 @@ def test_a_removed_line_leaves_every_page_and_a_mute_is_announced(new_page, tmp_
     ana.get_by_test_id("chat-send").click()
     for page in (ana, ben):
         expect(page.get_by_test_id("chat-line")).to_have_count(2)
-    rude = next(line for line in api(ana, "GET", f"/api/games/{game_id}/chat")
-                if line["text"] == "something rude")
+    rude = next(
+        line
+        for line in api(ana, "GET", f"/api/games/{game_id}/chat")
+        if line["text"] == "something rude"
+    )
     removed = ana.request.delete(f"/api/admin/chat/{rude['id']}", headers=ADMIN)
     assert removed.ok, removed.text()
     for page in (ana, ben):
         lines = page.get_by_test_id("chat-line")
-        expect(lines).to_have_text(["Ana good luck", "Moderator A moderator removed a line by Ana."])
+        expect(lines).to_have_text(
+            ["Ana good luck", "Moderator A moderator removed a line by Ana."]
+        )
         expect(page.locator(".chat-moderator")).to_have_count(1)
 
     me = api(ben, "GET", "/api/players/me")
-    muted = ben.request.post(f"/api/admin/players/{me['id']}/mute", headers=ADMIN,
-                             data={"minutes": 30, "reason": "testing"})
+    muted = ben.request.post(
+        f"/api/admin/players/{me['id']}/mute",
+        headers=ADMIN,
+        data={"minutes": 30, "reason": "testing"},
+    )
     assert muted.ok, muted.text()
     expect(ana.get_by_test_id("chat-lines")).to_contain_text(
-        "A moderator muted Ben in chat for 30 minutes.")
+        "A moderator muted Ben in chat for 30 minutes."
+    )
     ben.get_by_test_id("chat-input").fill("am I heard?")
     ben.get_by_test_id("chat-send").click()
     expect(ben.get_by_test_id("chat")).to_contain_text("A moderator muted you in chat until")

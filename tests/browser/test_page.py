@@ -38,7 +38,8 @@ def test_the_frame_shows_the_turn_the_last_move_watchers_and_a_replay(new_page, 
     page.wait_for_url("**/lobbies/*")
     # Two people, not a bot: a bot answers so fast that the first player's page may never
     # show the other's turn, and this test is about both.
-    guest = new_page(page.get_by_test_id("invite-url").input_value(), width=390, height=800)
+    invite = page.get_by_test_id("invite-url").input_value()
+    guest = new_page(invite, width=390, height=800)
     enter_name(guest, "Ben")
     expect(page.get_by_test_id("seat").nth(1)).to_contain_text("Ben")
     page.get_by_test_id("start").click()
@@ -47,8 +48,13 @@ def test_the_frame_shows_the_turn_the_last_move_watchers_and_a_replay(new_page, 
     expect(page.get_by_test_id("rules-link")).to_have_attribute("href", "/rules/camping-life")
     expect(page.get_by_test_id("turn")).to_have_attribute("aria-live", "polite")
 
-    watcher = new_page(page.url.replace(page.url.split("/games/")[0], ""), width=390)
-    expect(watcher.get_by_test_id("watching")).to_have_text("You are watching this table.")
+    # A private table: watched through its invite link, which carries the code along.
+    watcher = new_page(invite, width=390)
+    watcher.get_by_test_id("watch").click()
+    expect(watcher.get_by_test_id("watching")).to_have_text(
+        "You are watching this private table; its chat is for its players."
+    )
+    expect(watcher.get_by_test_id("chat")).to_be_hidden()
     expect(page.get_by_test_id("watching")).to_have_count(0)
 
     # Both play at their tables until Ana's page has shown her turn and the other's; the rest
@@ -82,5 +88,6 @@ def test_the_frame_shows_the_turn_the_last_move_watchers_and_a_replay(new_page, 
     expect(replay.get_by_test_id("replay-table").get_by_test_id("camping-life")).to_be_visible()
     replay.get_by_test_id("replay-next").click()
     expect(replay.get_by_test_id("replay-at")).to_have_text(
-        f"After move 1 of {replay.get_by_test_id('replay-slider').get_attribute('max')}")
+        f"After move 1 of {replay.get_by_test_id('replay-slider').get_attribute('max')}"
+    )
     expect(replay.get_by_test_id("replay-table")).to_contain_text("puts a coin")

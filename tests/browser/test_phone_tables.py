@@ -62,9 +62,9 @@ OPTIONS = {"pinetop": {"friendship": True, "nature": True, "tower": True}}
 
 
 @pytest.mark.parametrize("kind", ["hike", "summer-camp", "camping-life", "pinetop"])
-def test_every_control_is_big_enough_on_a_phone(new_page, server_url, kind):
+def test_every_control_is_big_enough_on_a_phone(reading_page, server_url, kind):
     ana, game_id = start(server_url, kind, options=OPTIONS.get(kind))
-    page = new_page("/", width=PHONE, height=800)
+    page = reading_page(width=PHONE, height=800)
     page.context.add_cookies([{"name": COOKIE, "value": ana.token, "url": server_url}])
     page.goto(f"/games/{game_id}")
     expect(page.get_by_test_id(kind)).to_be_visible()
@@ -72,19 +72,26 @@ def test_every_control_is_big_enough_on_a_phone(new_page, server_url, kind):
     problems: dict[str, set] = {"small": set(), "cut": set(), "broken": set(), "wide": set()}
     for _ in range(12):
         now = play(ana, game_id, kind, moves=0)
-        while now["view"]["you"] not in now["view"]["to_act"] and now["view"]["table"]["status"] == "active":
+        while (
+            now["view"]["you"] not in now["view"]["to_act"]
+            and now["view"]["table"]["status"] == "active"
+        ):
             now = state(ana, game_id)
         if now["view"]["table"]["status"] != "active":
             break
         # The page has drawn this version's moves.
         expect(page.get_by_test_id("turn")).to_have_text("Your turn")
         expect(page.locator('[data-testid="move"]:not([disabled])').first).to_be_visible()
-        page.wait_for_function(f"() => document.querySelectorAll('[data-testid=move]').length >= {len(now['view']['legal_moves']) and 1}")
+        page.wait_for_function(
+            f"() => document.querySelectorAll('[data-testid=move]').length >= {len(now['view']['legal_moves']) and 1}"
+        )
         # Boxes at rest: a control that just arrived is drawn scaled down for 0.6 s.
         page.evaluate("() => Promise.all(document.getAnimations().map((a) => a.finished))")
         measured += check(page, problems)
         if os.environ.get("PHONE_SHOTS"):
-            page.screenshot(path=f"{os.environ['PHONE_SHOTS']}/{kind}-{measured}.png", full_page=True)
+            page.screenshot(
+                path=f"{os.environ['PHONE_SHOTS']}/{kind}-{measured}.png", full_page=True
+            )
         play(ana, game_id, kind, moves=3)
     # Under 24 × 24 px, cut short, a word over two lines, wider than the phone.
     assert not any(problems.values()), problems

@@ -1,5 +1,5 @@
 """The replay of an ended game: dragging its slider asks the server for the step it rests on,
-not for every step it passes (replays are rate-limited)."""
+not for every step it passes (replays are rate-limited); Hike's replay fills its width."""
 
 from __future__ import annotations
 
@@ -33,3 +33,14 @@ def test_dragging_the_slider_asks_for_the_step_it_rests_on(new_page, server_url)
         page.wait_for_timeout(50)
     assert len(asked) - before == 1
     expect(replay.get_by_test_id("replay-table")).to_be_visible()
+
+    # Drawn as a spectator sees the table, with no backpack of one's own: at 1280 px the
+    # hikers' backpacks fill the width, the left column too.
+    page.set_viewport_size({"width": 1280, "height": 900})
+    table = replay.get_by_test_id("replay-table")
+    expect(table.get_by_test_id("other-backpack")).to_have_count(3)
+    hike, others = (
+        table.get_by_test_id("hike").bounding_box(),
+        table.locator(".hike-others").bounding_box(),
+    )
+    assert others["x"] - hike["x"] < 1 and others["width"] > 0.95 * hike["width"], (hike, others)

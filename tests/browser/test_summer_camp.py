@@ -12,9 +12,13 @@ import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from tests.browser.end_states import as_player, play_until
+
 PHONE = 375
 # Undo is tried on its own (test_undo.py): a random walk that may take back each step seldom ends.
-LIVE_MOVES = '[data-testid="move"]:not(.undo-step):not([disabled]):not([aria-disabled="true"]):visible'
+LIVE_MOVES = (
+    '[data-testid="move"]:not(.undo-step):not([disabled]):not([aria-disabled="true"]):visible'
+)
 PACKS = ["games", "friendship", "adventure"]
 
 
@@ -52,7 +56,10 @@ def check_table(page: Page) -> None:
         return
     assert set(snap["testids"]) <= PUBLIC_FACES, snap["testids"]
     assert snap["theirFaces"] == 0
-    assert f"Hand {sum(snap['hand'].values())}" == snap["handCount"], (snap["hand"], snap["handCount"])
+    assert f"Hand {sum(snap['hand'].values())}" == snap["handCount"], (
+        snap["hand"],
+        snap["handCount"],
+    )
     if snap["choiceFaces"]:
         assert "discard pile" in snap["prompt"] or "display" in snap["prompt"], snap["prompt"]
 
@@ -96,8 +103,11 @@ def click_a_move(page: Page, rng: random.Random, clicked: Counter, spend: bool) 
     kinds = moves.evaluate_all(KINDS)
     if not kinds:
         return False
-    order = (ANSWERS, ("play",), ("energy",), ("snack",), ("buy",), ("end_turn",)) if spend \
+    order = (
+        (ANSWERS, ("play",), ("energy",), ("snack",), ("buy",), ("end_turn",))
+        if spend
         else (ANSWERS, ("play",), ("buy",), ("end_turn",))
+    )
     for wanted in order:
         options = [i for i, kind in enumerate(kinds) if kind in wanted]
         if options:
@@ -105,7 +115,9 @@ def click_a_move(page: Page, rng: random.Random, clicked: Counter, spend: bool) 
     else:
         options = list(range(len(kinds)))
     if kinds[options[0]] == "buy":
-        costs = moves.evaluate_all("els => els.map(e => Number((e.title.match(/\\((\\d+) energy\\)/) || [0, 0])[1]))")
+        costs = moves.evaluate_all(
+            "els => els.map(e => Number((e.title.match(/\\((\\d+) energy\\)/) || [0, 0])[1]))"
+        )
         if len(costs) != len(kinds):
             return False  # the table was redrawn between the two reads; look again
         pick = max(options, key=lambda i: costs[i])
@@ -120,10 +132,12 @@ def click_a_move(page: Page, rng: random.Random, clicked: Counter, spend: bool) 
 
 
 @pytest.mark.slow
-def test_whole_game_against_the_bot(new_page):
+def test_whole_game_against_the_bot(new_page, server_url):
     page = new_page("/", width=PHONE, height=800)
     refused: list[str] = []  # what the page's Content-Security-Policy blocked (inline styles...)
-    page.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
+    page.on(
+        "console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None
+    )
     page.locator("#player-name-input").fill("Ana")
     page.locator("#player-name-input").press("Enter")
     expect(page.get_by_test_id("player-name")).to_have_text("Ana")
@@ -151,7 +165,11 @@ def test_whole_game_against_the_bot(new_page):
     expect(board.locator(".sc-path")).to_have_count(3)
     expect(board.locator(".sc-pawn")).to_have_count(6)
     expect(board.locator(".sc-bridge")).to_have_count(9)
-    assert sorted(board.locator(".sc-path-name").all_text_contents()) == ["Adventure", "Friendship", "Games"]
+    assert sorted(board.locator(".sc-path-name").all_text_contents()) == [
+        "Adventure",
+        "Friendship",
+        "Games",
+    ]
     # The display: two cards per activity and the three camp supplies, each with cost and points.
     display = table.get_by_test_id("display")
     expect(display.get_by_test_id("display-card")).to_have_count(9)
@@ -162,12 +180,27 @@ def test_whole_game_against_the_bot(new_page):
     hand_matches_view(page, game_id)
     no_overflow(page)
 
+    # Two of Ana's turns are clicked (a spending one and a buying one: every kind of control),
+    # the middle of the game is played through the API with the heuristic bot's choices while
+    # the page follows, and from the last round (someone has every badge) the clicks again.
     rng = random.Random(11)
     clicked: Counter = Counter()
     steps = 0
     deadline = time.monotonic() + 600
+    middle_played = False
     while not page.get_by_test_id("outcome").is_visible():
         assert time.monotonic() < deadline, f"the game did not finish ({dict(clicked)})"
+        if (
+            not middle_played
+            and clicked["end_turn"] >= 2
+            and all(clicked[kind] for kind in ("play", "energy", "buy"))
+        ):
+            play_until(
+                as_player(page, server_url), game_id, "summer-camp", lambda view: view["ending"]
+            )
+            middle_played = True
+            hand_matches_view(page, game_id)
+            continue
         check_table(page)
         # Every legal move sits on the table: nothing is left for the frame's bar.
         expect(page.get_by_test_id("moves-bar")).to_have_count(0)
@@ -193,12 +226,16 @@ def test_whole_game_against_the_bot(new_page):
     totals = [int(t) for t in breakdown.get_by_test_id("total").all_inner_texts()]
     assert totals == outcome["scores"]
     expect(breakdown.get_by_test_id("score-row")).to_have_count(2)
-    parts = [[int(cell) for cell in breakdown.get_by_test_id(column).all_inner_texts()]
-             for column in ("badge-points", "card-points", "lake-points")]
+    parts = [
+        [int(cell) for cell in breakdown.get_by_test_id(column).all_inner_texts()]
+        for column in ("badge-points", "card-points", "lake-points")
+    ]
     assert [sum(seat) for seat in zip(*parts)] == totals
     headline = breakdown.get_by_test_id("sc-winner").inner_text()
     assert ("You" in headline) == (0 in outcome["winners"]), headline
-    shown = sorted(int(s) for s in page.get_by_test_id("outcome").get_by_test_id("score").all_inner_texts())
+    shown = sorted(
+        int(s) for s in page.get_by_test_id("outcome").get_by_test_id("score").all_inner_texts()
+    )
     assert shown == sorted(totals)
     no_overflow(page)
 
@@ -218,16 +255,32 @@ def test_an_opponents_card_asks_two_seats_at_once(new_page):
     from engine.summer_camp import GAME
     from tests.engine.summer_camp.conftest import act, arrange, run
 
-    state = arrange(players=3, packs=("games", "cooking", "outdoors"),
-                    hands={0: ["dodgeball", "lights_out"], 1: ["lights_out", "smores", "tetherball"],
-                           2: ["lights_out", "kitchen_chores"]},
-                    draws={0: ["lights_out", "lights_out"]})
+    state = arrange(
+        players=3,
+        packs=("games", "cooking", "outdoors"),
+        hands={
+            0: ["dodgeball", "lights_out"],
+            1: ["lights_out", "smores", "tetherball"],
+            2: ["lights_out", "kitchen_chores"],
+        },
+        draws={0: ["lights_out", "lights_out"]},
+    )
     state = run(state, (0, act("dodgeball")))
-    view = full_view(GAME, state, 1) | {"table": {
-        "game_id": "g1", "kind": "summer-camp", "title": "Summer Camp", "status": "active",
-        "seats": [{"seat": s, "name": name, "bot": None, "conceded": False}
-                  for s, name in enumerate(["Ana", "Bruno", "Carla"])],
-        "rematch_lobby_id": None, "seed_commitment": "0" * 64, "seed": None}}
+    view = full_view(GAME, state, 1) | {
+        "table": {
+            "game_id": "g1",
+            "kind": "summer-camp",
+            "title": "Summer Camp",
+            "status": "active",
+            "seats": [
+                {"seat": s, "name": name, "bot": None, "conceded": False}
+                for s, name in enumerate(["Ana", "Bruno", "Carla"])
+            ],
+            "rematch_lobby_id": None,
+            "seed_commitment": "0" * 64,
+            "seed": None,
+        }
+    }
     assert view["to_act"] == [1, 2] and view["prompt"]["kind"] == "dodgeball"
 
     sent: list[dict] = []
@@ -244,6 +297,9 @@ def test_an_opponents_card_asks_two_seats_at_once(new_page):
 
     page = new_page("/", width=PHONE, height=800)
     page.route_web_socket(re.compile(r"/ws/games/"), route)
+    # Bruno's other tables (the page asks at its turn): none. Unanswered, the server would
+    # refuse this page, which has no token, and the page would say it was signed out.
+    page.route("**/api/players/me/turns", lambda r: r.fulfill(json={"count": 0, "games": []}))
     page.goto("/games/g1")
     ask = page.get_by_test_id("sc-ask")
     # The card is named once: "Ana played Dodgeball: each opponent discards…".

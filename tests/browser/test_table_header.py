@@ -21,7 +21,9 @@ def open_as(new_page, server_url, client, path, width=PHONE):
 def test_a_first_visit_and_a_rules_page_refuse_no_request(new_page):
     page = new_page("/static/icons/camp.svg")
     refused = []
-    page.on("response", lambda r: refused.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    page.on(
+        "response", lambda r: refused.append(f"{r.status} {r.url}") if r.status >= 400 else None
+    )
     page.goto("/")
     expect(page.get_by_test_id("rules-links").get_by_role("link")).to_have_count(4)
     page.get_by_test_id("rules-links").get_by_role("link", name="Camp Pinetop").click()
@@ -33,8 +35,10 @@ def test_a_first_visit_and_a_rules_page_refuse_no_request(new_page):
 def test_the_options_show_in_the_lobby_the_invite_and_the_table(new_page, server_url):
     ana = person(server_url, "Ana")
     packs = ["arts_crafts", "games", "water_sports"]
-    r = ana.post("/api/lobbies", json={"game": "summer-camp", "seats": 2, "turn_seconds": 600,
-                                       "options": {"packs": packs}})
+    r = ana.post(
+        "/api/lobbies",
+        json={"game": "summer-camp", "seats": 2, "turn_seconds": 600, "options": {"packs": packs}},
+    )
     lobby = r.json()
     expected = "Activity packs: Arts & Crafts, Games, Water Sports"
     host = open_as(new_page, server_url, ana, f"/lobbies/{lobby['id']}")
@@ -72,7 +76,9 @@ def test_last_names_the_decision_seats_have_colours_and_rules_open_beside(new_pa
         assert view["log"][decided]["seat"] is not None
     badges = page.get_by_test_id("log").get_by_test_id("seat-badge")
     assert {badges.nth(i).get_attribute("class") for i in range(badges.count())} <= {
-        "badge seat-colour-red", "badge seat-colour-blue"}
+        "badge seat-colour-red",
+        "badge seat-colour-blue",
+    }
 
 
 def test_pinetop_explains_its_rank_track(new_page, server_url):
@@ -81,7 +87,7 @@ def test_pinetop_explains_its_rank_track(new_page, server_url):
     legend = page.get_by_test_id("rank-legend")
     expect(legend).to_contain_text("any one column")
     expect(legend).to_contain_text("advanced patches")
-    expect(page.get_by_test_id("table-options")).to_have_text("Nature expansion · no clock")
+    expect(page.get_by_test_id("table-options")).to_have_text("Nature expansion · Untimed")
 
 
 def test_a_refused_chat_line_stays_in_the_input(new_page, server_url):

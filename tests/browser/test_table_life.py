@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.browser.end_states import as_player, play_to_the_end
+from tests.browser.end_states import COOKIE, as_player, concede, person, play_to_the_end, start
 
 PHONE = 375
 LIVE_MOVES = '[data-testid="move"]:not([disabled]):not([aria-disabled="true"])'
@@ -31,7 +31,8 @@ def api(page: Page, method: str, path: str, body: dict | None = None) -> dict:
 
 
 def two_player_game(host: Page, guest: Page) -> str:
-    lobby = api(host, "POST", "/api/lobbies", {"game": "hike", "seats": 2})
+    # Public: anyone may watch it and read its chat.
+    lobby = api(host, "POST", "/api/lobbies", {"game": "hike", "seats": 2, "private": False})
     api(guest, "POST", "/api/lobbies/join", {"invite_code": lobby["invite_code"]})
     return api(host, "POST", f"/api/lobbies/{lobby['id']}/start")["game_id"]
 
@@ -64,8 +65,14 @@ def test_home_lists_your_tables_and_a_rename_keeps_them(new_page):
     expect(ana.get_by_test_id("your-turn").get_by_test_id("my-game")).to_have_count(1)
     expect(ana.get_by_test_id("waiting").get_by_test_id("my-game")).to_have_count(1)
     expect(ana.get_by_test_id("results")).to_contain_text("You won")
-    assert ana.get_by_test_id("your-turn").get_by_test_id("my-game").get_attribute("data-game-id") == mine
-    assert ana.get_by_test_id("waiting").get_by_test_id("my-game").get_attribute("data-game-id") == theirs
+    assert (
+        ana.get_by_test_id("your-turn").get_by_test_id("my-game").get_attribute("data-game-id")
+        == mine
+    )
+    assert (
+        ana.get_by_test_id("waiting").get_by_test_id("my-game").get_attribute("data-game-id")
+        == theirs
+    )
     assert ana.evaluate("document.documentElement.scrollWidth") <= PHONE
 
     # A new name, the same player: Ben's table shows it live.
@@ -82,7 +89,9 @@ def test_home_lists_your_tables_and_a_rename_keeps_them(new_page):
     # Someone else at this browser starts with no tables, after a warning.
     ana.goto("/")
     ana.get_by_test_id("someone-else").click()
-    expect(ana.get_by_test_id("someone-else-warning")).to_contain_text("Anabel's seats stay with Anabel")
+    expect(ana.get_by_test_id("someone-else-warning")).to_contain_text(
+        "Anabel's seats stay with Anabel"
+    )
     set_name(ana, "Cleo")
     expect(ana.get_by_test_id("no-tables")).to_be_visible()
 
@@ -164,7 +173,9 @@ def click_a_move(page: Page, rng: random.Random) -> bool:
 
 
 @pytest.mark.slow
-def test_a_player_who_left_finds_the_table_takes_the_seat_back_and_plays_again(new_page, server_url):
+def test_a_player_who_left_finds_the_table_takes_the_seat_back_and_plays_again(
+    new_page, server_url
+):
     ana, ben = new_page("/"), new_page("/")
     set_name(ana, "Ana")
     set_name(ben, "Ben")
@@ -224,3 +235,63 @@ def test_a_player_who_left_finds_the_table_takes_the_seat_back_and_plays_again(n
     for page in (leaver, stayer):
         expect(page.get_by_test_id("seat").nth(0)).to_contain_text("Ana")
         expect(page.get_by_test_id("seat").nth(1)).to_contain_text("Ben")
+
+
+def test_a_rematch_offer_ends_when_the_rematch_starts(new_page, server_url):
+    """Ana's page of a finished game offers Ben's rematch, and stops offering it the moment
+    it starts without her (Ben gave her kept seat to a bot): it points to the new game, which
+    she may watch as the table is public."""
+    ben = person(server_url, "Ben")
+    ana, game_id = start(server_url, "hike", bots=0, others=(ben,), public=True)
+    concede(ana, game_id)
+    page = new_page("/", width=PHONE)
+    page.context.add_cookies([{"name": COOKIE, "value": ana.token, "url": server_url}])
+    page.goto(f"/games/{game_id}")
+    expect(page.get_by_test_id("rematch")).to_have_text("Play again")
+    lobby = ben.post(f"/api/games/{game_id}/rematch").json()
+    expect(page.get_by_test_id("rematch-offer")).to_have_text("A rematch is waiting for you.")
+    expect(page.get_by_test_id("rematch")).to_have_text("Join the rematch")
+    assert (
+        ben.post(
+            f"/api/lobbies/{lobby['id']}/bots", json={"seat": 0, "level": "random"}
+        ).status_code
+        == 200
+    )
+    rematch = ben.post(f"/api/lobbies/{lobby['id']}/start").json()["game_id"]
+    started = page.get_by_test_id("rematch-started")
+    expect(started).to_contain_text("The rematch has started.")
+    expect(page.get_by_test_id("rematch-offer")).to_have_count(0)
+    expect(page.get_by_test_id("rematch")).to_have_count(0)
+    page.reload()
+    expect(started.get_by_role("link")).to_have_attribute("href", f"/games/{rematch}")
+    started.get_by_role("link").click()
+    page.wait_for_url(f"**/games/{rematch}")
+    expect(page.get_by_test_id("watching")).to_be_visible()
+
+
+def test_a_person_the_host_removed_is_told_and_offered_a_way_back(new_page, server_url):
+    """Not "Sit here" (joining is refused until the host makes a new link), but what happened
+    and where to go; the free seats stay offered to everyone else."""
+    ana, dee, cal = (person(server_url, name) for name in ("Ana", "Dee", "Cal"))
+    lobby = ana.post("/api/lobbies", json={"game": "hike", "seats": 3, "private": False}).json()
+    assert (
+        dee.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]}).status_code == 200
+    )
+    page = new_page("/", width=PHONE)
+    page.context.add_cookies([{"name": COOKIE, "value": dee.token, "url": server_url}])
+    page.goto(f"/lobbies/{lobby['id']}")
+    expect(page.get_by_test_id("seat").nth(1)).to_contain_text("Dee")
+    assert ana.delete(f"/api/lobbies/{lobby['id']}/seats/1").status_code == 200
+    removed = page.get_by_test_id("removed")
+    expect(removed).to_contain_text("The host removed you from this table")
+    expect(page.get_by_test_id("sit-here")).to_have_count(0)
+    page.reload()
+    expect(removed).to_contain_text("Ask the host for a new invite link")
+    expect(page.get_by_test_id("sit-here")).to_have_count(0)
+    other = new_page(f"/lobbies/{lobby['id']}", width=PHONE)
+    other.context.add_cookies([{"name": COOKIE, "value": cal.token, "url": server_url}])
+    other.reload()
+    expect(other.get_by_test_id("sit-here")).to_have_count(2)
+    expect(other.get_by_test_id("removed")).to_have_count(0)
+    removed.get_by_role("link").click()
+    page.wait_for_url(server_url + "/")

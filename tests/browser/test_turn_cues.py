@@ -50,7 +50,9 @@ RECORD_ANIMATIONS = """() => {
 
 
 def test_the_bots_move_is_marked_with_its_seat_and_animates(new_page):
-    page = camping_life_against_a_bot(new_page, width=390, height=800, reduced_motion="no-preference")
+    page = camping_life_against_a_bot(
+        new_page, width=390, height=800, reduced_motion="no-preference"
+    )
     page.evaluate(RECORD_ANIMATIONS)
     # The bot may have moved first, before the recording began: play on to a move of its own,
     # whose marks on the table carry its seat and were animated. Read in one go: the table

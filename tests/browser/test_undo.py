@@ -21,7 +21,9 @@ def page_for(new_page, server_url, client, game_id, width):
     return page
 
 
-@pytest.mark.parametrize(("kind", "width"), [("summer-camp", 375), ("pinetop", 1280), ("camping-life", 375)])
+@pytest.mark.parametrize(
+    ("kind", "width"), [("summer-camp", 375), ("pinetop", 1280), ("camping-life", 375)]
+)
 def test_the_player_takes_a_step_back_and_the_other_page_follows(new_page, server_url, kind, width):
     ben = person(server_url, "Ben")
     ana, game_id = start(server_url, kind, bots=0, others=(ben,))
@@ -35,8 +37,10 @@ def test_the_player_takes_a_step_back_and_the_other_page_follows(new_page, serve
         if any(e["move"] == UNDO for e in mine["view"]["legal_moves"]):
             break
         legal = [e["move"] for e in mine["view"]["legal_moves"]]
-        r = seats[seat].post(f"/api/games/{game_id}/moves",
-                             json={"move": rng.choice(legal), "expect_version": mine["version"]})
+        r = seats[seat].post(
+            f"/api/games/{game_id}/moves",
+            json={"move": rng.choice(legal), "expect_version": mine["version"]},
+        )
         assert r.status_code == 200, r.text
     else:
         pytest.fail("no step could be taken back")
