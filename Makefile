@@ -16,10 +16,12 @@ SYNC := $(BIN)/uv sync --locked --inexact --compile-bytecode --python $(BIN)/pyt
 # than the cores. TEST_WORKERS=1 runs them one at a time.
 TEST_WORKERS ?= 4
 
-.PHONY: serve test lock upgrade migrate simulate clean
+.PHONY: serve test durations lock upgrade migrate simulate icons clean
 
+# An older Python is turned away before anything is made; a venv that fails half-way goes.
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Campground needs Python 3.11 or newer; $(PYTHON) is " + sys.version.split()[0] + ". Give make a newer one: make serve PYTHON=python3.11")'
+	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); exit 1; }
 
 $(BIN)/uv: | $(BIN)/python
 	$(BIN)/python -m pip install -q uv==$(UV_VERSION)
@@ -39,10 +41,24 @@ serve: $(VENV)/.installed
 migrate: $(VENV)/.installed
 	$(BIN)/campground migrate
 
+# The linter, the formatter's check and the type checker first (seconds, with mypy's cache);
+# then the tests. Any lint, format or type error fails the run.
 # Bytecode is written even where the environment says not to (PYTHONDONTWRITEBYTECODE): every
 # test process and server would otherwise compile the project and the tests afresh.
 test: $(VENV)/.dev-installed
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist load --durations=15 $(PYTEST_ARGS)
+
+# The app's icons (static/icons/), drawn from the SVG in tools/make_icons.py by Chromium.
+icons: $(VENV)/.dev-installed
+	$(BIN)/python tools/make_icons.py
+
+# The suite as `make test` runs it, writing how long each test took into tests/durations.json,
+# which orders later runs longest first (commit it when tests were added or got slower).
+durations: $(VENV)/.dev-installed
+	TEST_DURATIONS=write PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist load --durations=15 $(PYTEST_ARGS)
 
 # Re-resolve uv.lock from pyproject.toml, keeping every pin that still fits.
 lock: | $(BIN)/uv

@@ -43,7 +43,11 @@ sys.path.insert(0, str(ROOT))
 
 from app.migrate import upgrade  # noqa: E402
 from bench.ws_roundtrip import (  # noqa: E402
-    DEFAULT_POSTGRES, _admin, database, free_port, percentile,
+    DEFAULT_POSTGRES,
+    _admin,
+    database,
+    free_port,
+    percentile,
 )
 
 ATTACKER = {"X-Forwarded-For": "203.0.113.66"}
@@ -70,7 +74,10 @@ class Bystander:
         await self.new_game()
 
     async def new_game(self) -> None:
-        lobby = (await self.http.post("/api/lobbies", json={"game": "hike"})).json()
+        # Public: spectators of other addresses and instances watch it.
+        lobby = (
+            await self.http.post("/api/lobbies", json={"game": "hike", "private": False})
+        ).json()
         bot = {"seat": 1, "level": "random"}
         await self.http.post(f"/api/lobbies/{lobby['id']}/bots", json=bot)
         self.game_id = (await self.http.post(f"/api/lobbies/{lobby['id']}/start")).json()["game_id"]
@@ -99,8 +106,10 @@ class Bystander:
                     self.finished.append(self.game_id)
                     await self.new_game()
                 elif 0 in view["to_act"]:
-                    move = {"move": view["legal_moves"][0]["move"],
-                            "expect_version": state["version"]}
+                    move = {
+                        "move": view["legal_moves"][0]["move"],
+                        "expect_version": state["version"],
+                    }
                     url = f"/api/games/{self.game_id}/moves"
                     await self.timed(self.moves, self.http.post(url, json=move))
             await pace
@@ -109,20 +118,25 @@ class Bystander:
         def spread(values: list[float]) -> str:
             if not values:
                 return "none"
-            return (f"{statistics.median(values):6.1f} / {percentile(values, 0.95):6.1f} / "
-                    f"{max(values):7.1f} ms (n={len(values)})")
+            return (
+                f"{statistics.median(values):6.1f} / {percentile(values, 0.95):6.1f} / "
+                f"{max(values):7.1f} ms (n={len(values)})"
+            )
 
         failed = ", ".join(f"{k}×{v}" for k, v in sorted(self.failures.items())) or "none"
-        return f"  bystander GET  {spread(self.gets)}\n  bystander move {spread(self.moves)}\n" \
-               f"  bystander failures: {failed}"
+        return (
+            f"  bystander GET  {spread(self.gets)}\n  bystander move {spread(self.moves)}\n"
+            f"  bystander failures: {failed}"
+        )
 
 
 def counted(statuses: Counter) -> str:
     return ", ".join(f"{k}×{v}" for k, v in sorted(statuses.items(), key=str))
 
 
-async def burst(make: Callable[[int], Awaitable[httpx.Response]], count: int,
-                parallel: int) -> Counter:
+async def burst(
+    make: Callable[[int], Awaitable[httpx.Response]], count: int, parallel: int
+) -> Counter:
     """``count`` calls, ``parallel`` at a time, until ATTACK_SECONDS pass."""
     statuses: Counter = Counter()
     deadline = time.monotonic() + ATTACK_SECONDS
@@ -159,8 +173,9 @@ class Attacks:
         opened, refused = [], Counter()
         for _ in range(40):
             try:
-                ws = await connect(self.game_url(), additional_headers=ATTACKER, max_queue=1,
-                                   max_size=None)
+                ws = await connect(
+                    self.game_url(), additional_headers=ATTACKER, max_queue=1, max_size=None
+                )
                 opened.append(ws)
             except (InvalidStatus, OSError) as exc:
                 refused[type(exc).__name__] += 1
@@ -181,22 +196,33 @@ class Attacks:
 
     async def post_burst(self) -> str:
         """200 joins at once, 100 in flight (the pool-starvation pattern)."""
-        tokens = [await self.guest(f"M{i}", {"X-Forwarded-For": f"203.0.113.{i}"})
-                  for i in range(2)]
-        lobby = (await self.http.post("/api/lobbies", json={"game": "hike", "seats": 5,
-                                                            "private": False},
-                                      headers={"Authorization": f"Bearer {tokens[0]}"})).json()
+        tokens = [
+            await self.guest(f"M{i}", {"X-Forwarded-For": f"203.0.113.{i}"}) for i in range(2)
+        ]
+        lobby = (
+            await self.http.post(
+                "/api/lobbies",
+                json={"game": "hike", "seats": 5, "private": False},
+                headers={"Authorization": f"Bearer {tokens[0]}"},
+            )
+        ).json()
         auth = {"Authorization": f"Bearer {tokens[1]}"}
         statuses = await burst(
-            lambda i: self.http.post(f"/api/lobbies/{lobby['id']}/join", headers=auth), 200, 100)
+            lambda i: self.http.post(f"/api/lobbies/{lobby['id']}/join", headers=auth), 200, 100
+        )
         return counted(statuses)
 
     async def big_bodies(self, pid: int) -> str:
         """Twenty 5 MB bodies, no token."""
         before = rss_mb(pid)
         body = b"[" + b"1," * 2_500_000 + b"1]"
-        statuses = await burst(lambda i: self.http.post(
-            "/api/lobbies", content=body, headers={"content-type": "application/json"}), 20, 4)
+        statuses = await burst(
+            lambda i: self.http.post(
+                "/api/lobbies", content=body, headers={"content-type": "application/json"}
+            ),
+            20,
+            4,
+        )
         return f"{counted(statuses)}; server memory {before:.0f} → {rss_mb(pid):.0f} MB"
 
     async def big_frames(self, pid: int) -> str:
@@ -204,8 +230,7 @@ class Attacks:
         before = rss_mb(pid)
         codes: Counter = Counter()
         for _ in range(10):
-            async with connect(self.game_url(), additional_headers=ATTACKER,
-                               max_size=None) as ws:
+            async with connect(self.game_url(), additional_headers=ATTACKER, max_size=None) as ws:
                 await ws.recv()
                 try:
                     await ws.send("x" * 1_000_000)
@@ -222,27 +247,40 @@ class Attacks:
                 reply = json.loads(await asyncio.wait_for(ws.recv(), 5))
                 if reply["type"] == "error":
                     replies[reply["code"]] += 1
-        return (f"1 MB frames: {counted(codes)}; 5 KB messages answered {counted(replies)}; "
-                f"server memory {before:.0f} → {rss_mb(pid):.0f} MB")
+        return (
+            f"1 MB frames: {counted(codes)}; 5 KB messages answered {counted(replies)}; "
+            f"server memory {before:.0f} → {rss_mb(pid):.0f} MB"
+        )
 
     async def flood_players(self) -> str:
-        statuses = await burst(lambda i: self.http.post("/api/players", json={"name": f"P{i}"}),
-                               3000, 20)
+        statuses = await burst(
+            lambda i: self.http.post("/api/players", json={"name": f"P{i}"}), 3000, 20
+        )
         return counted(statuses)
 
     async def flood_lobbies(self) -> str:
         token = await self.guest("Lobbyist", {"X-Forwarded-For": "203.0.113.90"})
         auth = {"Authorization": f"Bearer {token}"}
-        statuses = await burst(lambda i: self.http.post(
-            "/api/lobbies", json={"game": "hike", "private": False}, headers=auth), 2000, 20)
+        statuses = await burst(
+            lambda i: self.http.post(
+                "/api/lobbies", json={"game": "hike", "private": False}, headers=auth
+            ),
+            2000,
+            20,
+        )
         listing = (await self.http.get("/api/lobbies")).json()
         return f"{counted(statuses)}; the public listing shows {len(listing)} of them"
 
     async def guess_invites(self) -> str:
         token = await self.guest("Guesser", {"X-Forwarded-For": "203.0.113.91"})
         auth = {"Authorization": f"Bearer {token}"}
-        statuses = await burst(lambda i: self.http.post(
-            "/api/lobbies/join", json={"invite_code": f"guess{i:05d}"}, headers=auth), 3000, 20)
+        statuses = await burst(
+            lambda i: self.http.post(
+                "/api/lobbies/join", json={"invite_code": f"guess{i:05d}"}, headers=auth
+            ),
+            3000,
+            20,
+        )
         return counted(statuses)
 
     async def spectator_crowd(self) -> str:
@@ -274,22 +312,32 @@ class Attacks:
     async def cross_site(self) -> str:
         token = await self.guest("Victim", {"X-Forwarded-For": "203.0.113.92"})
         lobby_owner = await self.guest("Host", {"X-Forwarded-For": "203.0.113.93"})
-        lobby = (await self.http.post("/api/lobbies", json={"game": "hike", "private": False},
-                                      headers={"Authorization": f"Bearer {lobby_owner}"})).json()
-        r = await self.http.post(f"/api/lobbies/{lobby['id']}/join",
-                                 headers={"Origin": "https://evil.example",
-                                          "Cookie": f"campground_token={token}"})
+        lobby = (
+            await self.http.post(
+                "/api/lobbies",
+                json={"game": "hike", "private": False},
+                headers={"Authorization": f"Bearer {lobby_owner}"},
+            )
+        ).json()
+        r = await self.http.post(
+            f"/api/lobbies/{lobby['id']}/join",
+            headers={"Origin": "https://evil.example", "Cookie": f"campground_token={token}"},
+        )
         try:
-            async with connect(self.game_url(), origin="https://evil.example",
-                               additional_headers={"Cookie": f"campground_token={token}"}):
+            async with connect(
+                self.game_url(),
+                origin="https://evil.example",
+                additional_headers={"Cookie": f"campground_token={token}"},
+            ):
                 socket = "opened"
         except InvalidStatus as exc:
             socket = f"refused {exc.response.status_code}"
         return f"cookie POST from another origin: {r.status_code}; socket from it: {socket}"
 
     async def forged_host(self) -> str:
-        r = await self.http.get(f"/api/lobbies/{await self.any_lobby()}",
-                                headers={"Host": "evil.example"})
+        r = await self.http.get(
+            f"/api/lobbies/{await self.any_lobby()}", headers={"Host": "evil.example"}
+        )
         return f"lobby with Host: evil.example: {r.status_code}"
 
     async def any_lobby(self) -> str:
@@ -299,8 +347,9 @@ class Attacks:
     async def names(self) -> str:
         statuses = Counter()
         for name in ("\u200b", "Ana\u202e", "Ana\u0007"):
-            r = await self.http.post("/api/players", json={"name": name},
-                                     headers={"X-Forwarded-For": "203.0.113.94"})
+            r = await self.http.post(
+                "/api/players", json={"name": name}, headers={"X-Forwarded-For": "203.0.113.94"}
+            )
             statuses[r.status_code] += 1
         return f"invisible / bidi / control names: {counted(statuses)}"
 
@@ -316,8 +365,9 @@ class TableAttacks:
         self.database_url = database_url
 
     async def player(self, name: str, address: str) -> httpx.AsyncClient:
-        client = httpx.AsyncClient(base_url=self.attacks.base, timeout=30,
-                                   headers={"X-Forwarded-For": address})
+        client = httpx.AsyncClient(
+            base_url=self.attacks.base, timeout=30, headers={"X-Forwarded-For": address}
+        )
         body = (await client.post("/api/players", json={"name": name})).json()
         client.headers["Authorization"] = f"Bearer {body['token']}"
         client.token = body["token"]
@@ -326,8 +376,9 @@ class TableAttacks:
     async def game(self, host: httpx.AsyncClient, kind: str = "hike", bots: int = 1) -> str:
         lobby = (await host.post("/api/lobbies", json={"game": kind, "seats": 1 + bots})).json()
         for seat in range(1, 1 + bots):
-            await host.post(f"/api/lobbies/{lobby['id']}/bots",
-                            json={"seat": seat, "level": "random"})
+            await host.post(
+                f"/api/lobbies/{lobby['id']}/bots", json={"seat": seat, "level": "random"}
+            )
         return (await host.post(f"/api/lobbies/{lobby['id']}/start")).json()["game_id"]
 
     async def my_turn(self, player: httpx.AsyncClient, game_id: str) -> dict:
@@ -345,20 +396,26 @@ class TableAttacks:
         state = await self.my_turn(mallory, game_id)
         legal = [entry["move"] for entry in state["view"]["legal_moves"]]
         wrong = [None, "no-such-card", -1, 10**30, "x" * 3000, [], {}, True, 1.5]
-        moves = ([{**move, field: value} for move in legal for field in move
-                  for value in wrong] * 300)[:300]
+        moves = (
+            [{**move, field: value} for move in legal for field in move for value in wrong] * 300
+        )[:300]
         statuses: Counter = Counter()
         for move in moves:
-            r = await mallory.post(f"/api/games/{game_id}/moves",
-                                   json={"move": move, "expect_version": state["version"]})
+            r = await mallory.post(
+                f"/api/games/{game_id}/moves",
+                json={"move": move, "expect_version": state["version"]},
+            )
             statuses[r.status_code] += 1
         answers: Counter = Counter()
         url = f"{self.attacks.ws_base}/ws/games/{game_id}?token={mallory.token}"
         async with connect(url, additional_headers={"X-Forwarded-For": "203.0.113.95"}) as ws:
             await ws.recv()
             for i, move in enumerate(moves):
-                await ws.send(json.dumps({"type": "move", "move": move, "ref": i,
-                                          "expect_version": state["version"]}))
+                await ws.send(
+                    json.dumps(
+                        {"type": "move", "move": move, "ref": i, "expect_version": state["version"]}
+                    )
+                )
                 while (reply := json.loads(await ws.recv()))["type"] != "error":
                     pass
                 answers[reply["code"]] += 1
@@ -366,8 +423,10 @@ class TableAttacks:
             null = json.loads(await ws.recv())["message"]
             alive = ws.close_code is None
         await mallory.aclose()
-        return (f"HTTP {counted(statuses)}; socket {counted(answers)}, still open: {alive}; "
-                f"a null message: {null!r}")
+        return (
+            f"HTTP {counted(statuses)}; socket {counted(answers)}, still open: {alive}; "
+            f"a null message: {null!r}"
+        )
 
     async def removed_rejoins(self) -> str:
         host = await self.player("Host", "203.0.113.96")
@@ -390,13 +449,20 @@ class TableAttacks:
         refused: Counter = Counter()
         students = []
         for i in range(self.CLASS):
-            r = await self.http.post("/api/players", json={"name": f"Student {i}"},
-                                     headers={"X-Forwarded-For": address})
+            r = await self.http.post(
+                "/api/players", json={"name": f"Student {i}"}, headers={"X-Forwarded-For": address}
+            )
             if r.status_code != 201:
                 refused["arrive"] += 1
                 continue
-            client = httpx.AsyncClient(base_url=self.attacks.base, timeout=30, headers={
-                "X-Forwarded-For": address, "Authorization": f"Bearer {r.json()['token']}"})
+            client = httpx.AsyncClient(
+                base_url=self.attacks.base,
+                timeout=30,
+                headers={
+                    "X-Forwarded-For": address,
+                    "Authorization": f"Bearer {r.json()['token']}",
+                },
+            )
             client.token = r.json()["token"]
             students.append(client)
         pairs = list(zip(students[::2], students[1::2]))
@@ -409,11 +475,18 @@ class TableAttacks:
             code = r.json()["invite_code"]
             if (await joiner.get(f"/api/lobbies/invite/{code}")).status_code != 200:
                 refused["invite page"] += 1
-            if (await joiner.post("/api/lobbies/join", json={"invite_code": code})).status_code != 200:
+            if (
+                await joiner.post("/api/lobbies/join", json={"invite_code": code})
+            ).status_code != 200:
                 refused["join"] += 1
                 continue
-            games.append(((await host.post(f"/api/lobbies/{r.json()['id']}/start"))
-                          .json()["game_id"], host, joiner))
+            games.append(
+                (
+                    (await host.post(f"/api/lobbies/{r.json()['id']}/start")).json()["game_id"],
+                    host,
+                    joiner,
+                )
+            )
 
         async def sockets() -> list:
             opened = []
@@ -441,8 +514,13 @@ class TableAttacks:
                     continue
                 mover = pair[state["view"]["to_act"][0]]
                 view = (await mover.get(f"/api/games/{game_id}/state")).json()["view"]
-                r = await mover.post(f"/api/games/{game_id}/moves", json={
-                    "move": view["legal_moves"][0]["move"], "expect_version": state["version"]})
+                r = await mover.post(
+                    f"/api/games/{game_id}/moves",
+                    json={
+                        "move": view["legal_moves"][0]["move"],
+                        "expect_version": state["version"],
+                    },
+                )
                 moves += 1
                 if r.status_code == 429:
                     refused["move"] += 1
@@ -451,9 +529,11 @@ class TableAttacks:
             await ws.close()
         for client in students:
             await client.aclose()
-        return (f"{len(students)} arrived, {len(games)} tables, {2 * len(games)} sockets back "
-                f"after a blip, {moves} moves at a human pace; refused: "
-                f"{counted(refused) or 'none'}")
+        return (
+            f"{len(students)} arrived, {len(games)} tables, {2 * len(games)} sockets back "
+            f"after a blip, {moves} moves at a human pace; refused: "
+            f"{counted(refused) or 'none'}"
+        )
 
     async def one_client_floods(self) -> str:
         """One player: socket messages as fast as answered, then 100 connections."""
@@ -488,8 +568,13 @@ class TableAttacks:
         await bystander.http.post(f"/api/games/{game_id}/concede")
         await bystander.new_game()
         last = (await self.http.get(f"/api/games/{game_id}/state")).json()["version"]
-        statuses = await burst(lambda i: self.http.get(
-            f"/api/games/{game_id}/replay", params={"at": (i * 7) % (last + 1)}), 100_000, 8)
+        statuses = await burst(
+            lambda i: self.http.get(
+                f"/api/games/{game_id}/replay", params={"at": (i * 7) % (last + 1)}
+            ),
+            100_000,
+            8,
+        )
         return f"{counted(statuses)} (a game of {last} moves)"
 
     async def finished_tables(self) -> str:
@@ -500,8 +585,9 @@ class TableAttacks:
             for _ in range(20):
                 game_id = await self.game(owner)
                 url = f"{self.attacks.ws_base}/ws/games/{game_id}?token={owner.token}"
-                async with connect(url, additional_headers={
-                        "X-Forwarded-For": f"203.0.113.{100 + batch}"}) as ws:
+                async with connect(
+                    url, additional_headers={"X-Forwarded-For": f"203.0.113.{100 + batch}"}
+                ) as ws:
                     await ws.recv()
                 await owner.post(f"/api/games/{game_id}/concede")
             await owner.aclose()
@@ -517,8 +603,11 @@ class TableAttacks:
         url = f"{self.attacks.ws_base}/ws/games/{game_id}?token={mallory.token}"
         answers: Counter = Counter()
         name = make_url(self.database_url).database
-        server = make_url(self.database_url).set(database="postgres").render_as_string(
-            hide_password=False)
+        server = (
+            make_url(self.database_url)
+            .set(database="postgres")
+            .render_as_string(hide_password=False)
+        )
         await self.my_turn(mallory, game_id)
         async with connect(url, additional_headers={"X-Forwarded-For": "203.0.113.105"}) as ws:
             await ws.recv()
@@ -529,16 +618,25 @@ class TableAttacks:
                     pass
                 if 0 not in state["view"]["to_act"]:
                     return "waiting"
-                await ws.send(json.dumps({"type": "move", "ref": 1, "expect_version":
-                                          state["version"],
-                                          "move": state["view"]["legal_moves"][0]["move"]}))
+                await ws.send(
+                    json.dumps(
+                        {
+                            "type": "move",
+                            "ref": 1,
+                            "expect_version": state["version"],
+                            "move": state["view"]["legal_moves"][0]["move"],
+                        }
+                    )
+                )
                 while (reply := json.loads(await ws.recv()))["type"] not in ("ack", "error"):
                     pass
                 return reply["type"] if reply["type"] == "ack" else reply["code"]
 
             await _admin(server, f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
-            await _admin(server, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                                 f"WHERE datname = '{name}'")
+            await _admin(
+                server,
+                f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'",
+            )
             away = time.monotonic() + 5
             while time.monotonic() < away:
                 answers[await move()] += 1
@@ -550,8 +648,10 @@ class TableAttacks:
             first = time.monotonic() - back
             alive = ws.close_code is None
         await mallory.aclose()
-        return (f"socket answers while away {counted(answers)}, still open: {alive}; first "
-                f"move after it came back: {answer} in {first:.2f} s")
+        return (
+            f"socket answers while away {counted(answers)}, still open: {alive}; first "
+            f"move after it came back: {answer} in {first:.2f} s"
+        )
 
 
 async def recovery(http: httpx.AsyncClient, game_id: str, limit: float = 60) -> float:
@@ -572,8 +672,13 @@ def rss_mb(pid: int) -> float:
 
 
 async def run(
-    base: str, ws_base: str, pid: int, other: Instance | None, redis: Redis | None,
-    postgres_url: str | None, only: str | None,
+    base: str,
+    ws_base: str,
+    pid: int,
+    other: Instance | None,
+    redis: Redis | None,
+    postgres_url: str | None,
+    only: str | None,
 ) -> None:
     async with httpx.AsyncClient(base_url=base, timeout=30, headers=BYSTANDER) as http:
         bystander = Bystander(http)
@@ -592,8 +697,10 @@ async def run(
             ("7. cross-site POST and socket", attacks.cross_site),
             ("8. forged Host", attacks.forged_host),
             ("10. invisible names", attacks.names),
-            ("31.7 600 Summer Camp moves with a wrong field; 31.9 a null message",
-             tables.bad_moves),
+            (
+                "31.7 600 Summer Camp moves with a wrong field; 31.9 a null message",
+                tables.bad_moves,
+            ),
             ("31.8 a removed player rejoins", tables.removed_rejoins),
             ("31.4–5 a classroom of 40 behind one address", tables.classroom),
             ("31.5 one client flooding messages and connections", tables.one_client_floods),
@@ -627,8 +734,9 @@ async def run(
             stuck = await recovery(http, bystander.game_id)
             if stuck > 0.5:
                 outcome += f"; the server answered again {stuck:.1f} s after the attack"
-            print(f"{label}\n  attacker: {outcome} ({took:.1f} s)\n{bystander.summary()}",
-                  flush=True)
+            print(
+                f"{label}\n  attacker: {outcome} ({took:.1f} s)\n{bystander.summary()}", flush=True
+            )
         await attacks.http.aclose()
 
 
@@ -643,7 +751,10 @@ class Instance:
         with open(log, "wb") as out:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "app.cli", "serve", "--port", str(self.port)],
-                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                cwd=ROOT,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
             )
         for _ in range(300):
             try:
@@ -686,35 +797,46 @@ class Cluster:
                 message = json.loads(await asyncio.wait_for(ws.recv(), 30))
                 seen = max(seen, message.get("version", seen))
             caught_up = time.monotonic() - resumed
-        return (f"the other instance's spectator saw {len(during)} changes during the hang and "
-                f"was at version {target['version']} (the game's when Redis came back) "
-                f"{caught_up:.1f} s after")
+        return (
+            f"the other instance's spectator saw {len(during)} changes during the hang and "
+            f"was at version {target['version']} (the game's when Redis came back) "
+            f"{caught_up:.1f} s after"
+        )
 
     async def kill_instance(self) -> str:
         """A game against a bot driven by the other instance: kill -9 it while the bot waits,
         and time until a bot move shows up on the bystander's instance."""
-        async with httpx.AsyncClient(base_url=self.other.base, timeout=10,
-                                     headers={"X-Forwarded-For": "192.0.2.201"}) as other:
+        async with httpx.AsyncClient(
+            base_url=self.other.base, timeout=10, headers={"X-Forwarded-For": "192.0.2.201"}
+        ) as other:
             token = (await other.post("/api/players", json={"name": "Owner"})).json()["token"]
             other.headers["Authorization"] = f"Bearer {token}"
-            lobby = (await other.post("/api/lobbies", json={"game": "hike"})).json()
-            await other.post(f"/api/lobbies/{lobby['id']}/bots",
-                             json={"seat": 1, "level": "random"})
+            # Public: the surviving instance's client below watches it without a seat.
+            lobby = (
+                await other.post("/api/lobbies", json={"game": "hike", "private": False})
+            ).json()
+            await other.post(
+                f"/api/lobbies/{lobby['id']}/bots", json={"seat": 1, "level": "random"}
+            )
             game_id = (await other.post(f"/api/lobbies/{lobby['id']}/start")).json()["game_id"]
             while True:
                 state = (await other.get(f"/api/games/{game_id}/state")).json()
                 if 0 not in state["view"]["to_act"]:
                     break
                 move = state["view"]["legal_moves"][-1]["move"]
-                await other.post(f"/api/games/{game_id}/moves",
-                                 json={"move": move, "expect_version": state["version"]})
+                await other.post(
+                    f"/api/games/{game_id}/moves",
+                    json={"move": move, "expect_version": state["version"]},
+                )
         self.other.process.kill()
         killed = time.monotonic()
         while time.monotonic() - killed < 120:
             now = (await self.http.get(f"/api/games/{game_id}/state")).json()
             if now["version"] > state["version"]:
-                return (f"the bot moved {time.monotonic() - killed:.1f} s after the kill, "
-                        "driven by the surviving instance")
+                return (
+                    f"the bot moved {time.monotonic() - killed:.1f} s after the kill, "
+                    "driven by the surviving instance"
+                )
             await asyncio.sleep(0.2)
         return "the bot had not moved 120 s after the kill"
 
@@ -738,7 +860,8 @@ class Redis:
         self.port = free_port()
         self.process = subprocess.Popen(
             ["redis-server", "--port", str(self.port), "--save", "", "--appendonly", "no"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         self.url = f"redis://127.0.0.1:{self.port}/0"
         time.sleep(0.3)
@@ -756,15 +879,22 @@ def main() -> int:
     parser.add_argument(
         "--postgres", nargs="?", const=DEFAULT_POSTGRES, default=None, metavar="URL"
     )
-    parser.add_argument("--only", metavar="PREFIXES",
-                        help="run only the attacks whose label starts with one of these "
-                        "comma-separated prefixes, e.g. none,31.")
+    parser.add_argument(
+        "--only",
+        metavar="PREFIXES",
+        help="run only the attacks whose label starts with one of these "
+        "comma-separated prefixes, e.g. none,31.",
+    )
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp, database(args.postgres, tmp) as url:
         upgrade(url)
-        env = os.environ | {"DATABASE_URL": url, "BOT_DELAY": "0.5", "ADMIN_TOKEN": "",
-                            "TRUSTED_PROXIES": "127.0.0.1"}
+        env = os.environ | {
+            "DATABASE_URL": url,
+            "BOT_DELAY": "0.5",
+            "ADMIN_TOKEN": "",
+            "TRUSTED_PROXIES": "127.0.0.1",
+        }
         redis = Redis() if shutil.which("redis-server") else None
         if redis is not None:
             env |= {"REDIS_URL": redis.url, "REDIS_PREFIX": f"abuse-{redis.port}:"}
@@ -775,10 +905,14 @@ def main() -> int:
                 instances.append(Instance(env, Path(tmp) / "b.log"))
             backend = "PostgreSQL" if args.postgres else "SQLite"
             shape = "two instances and Redis" if redis else "one instance (no redis-server)"
-            print(f"Abuse bench, {backend}, {shape}, default limits, BOT_DELAY 0.5, "
-                  "DEADLINE_POLL 1\n", flush=True)
-            asyncio.run(run_and_check_log(
-                instances, redis, url if args.postgres else None, args.only))
+            print(
+                f"Abuse bench, {backend}, {shape}, default limits, BOT_DELAY 0.5, "
+                "DEADLINE_POLL 1\n",
+                flush=True,
+            )
+            asyncio.run(
+                run_and_check_log(instances, redis, url if args.postgres else None, args.only)
+            )
         finally:
             for instance in instances:
                 instance.stop()
@@ -798,9 +932,11 @@ async def run_and_check_log(
     other = instances[1] if len(instances) > 1 else None
     await run(first.base, first.ws_base, first.process.pid, other, redis, postgres_url, only)
     log = first.log.read_text(errors="replace")
-    print(f"9. a socket opened with ?token=: token in the server log: "
-          f"{'yes' if body['token'] in log else 'no'}; "
-          f"redacted lines: {log.count('token=[redacted]')}")
+    print(
+        f"9. a socket opened with ?token=: token in the server log: "
+        f"{'yes' if body['token'] in log else 'no'}; "
+        f"redacted lines: {log.count('token=[redacted]')}"
+    )
 
 
 if __name__ == "__main__":

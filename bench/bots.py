@@ -5,7 +5,7 @@
 
 Plays N seeded games (seeds S, S+1, ...). With two players ``a`` and ``b`` alternate seats;
 with more, one seat plays ``a`` (the seat moving round the table game by game) and every other
-seat ``b``. Each decision is ``engine.core.decide`` (through ``engine.playout``), timed with
+seat ``b``. Each decision is ``engine.bots.decide`` (through ``engine.playout``), timed with
 ``time.process_time``: the CPU one move took, whatever else the machine runs. ``--jobs``
 plays that many games at once in separate processes; the figures are the same.
 
@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.core import decide  # noqa: E402
+from engine.bots import decide  # noqa: E402
 from engine.levels import level  # noqa: E402
 from engine.playout import play_out  # noqa: E402
 from engine.registry import GAMES  # noqa: E402
@@ -73,8 +73,9 @@ def _one_game(job: tuple[argparse.Namespace, int]) -> tuple[dict, list[int], int
         return move
 
     seats, mine = seats_for(i, players, args.a, args.b)
-    result = play_out(game, players, args.seed + i, seats, args.options,
-                      budget=args.budget, ask=timed)
+    result = play_out(
+        game, players, args.seed + i, seats, args.options, budget=args.budget, ask=timed
+    )
     outcome = game.outcome(result.state)
     best_other = max(s for seat, s in enumerate(outcome.scores) if seat != mine)
     return cpu, list(outcome.winners), mine, outcome.scores[mine] - best_other, result.steps
@@ -87,12 +88,17 @@ def main() -> None:
     parser.add_argument("--b", required=True, help="the level it plays against")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--players", type=int, default=None, help="default: the fewest")
-    parser.add_argument("--budget", type=int, default=None,
-                        help="a searching bot's engine steps per move (default: its own)")
-    parser.add_argument("--options", type=json.loads, default={}, help='e.g. \'{"nature": true}\'')
+    parser.add_argument(
+        "--budget",
+        type=int,
+        default=None,
+        help="a searching bot's engine steps per move (default: its own)",
+    )
+    parser.add_argument("--options", type=json.loads, default={}, help="e.g. '{\"nature\": true}'")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game")
-    parser.add_argument("--jobs", type=int, default=1,
-                        help="games played at once, in that many processes")
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="games played at once, in that many processes"
+    )
     args = parser.parse_args()
 
     game = GAMES[args.game]
@@ -122,8 +128,11 @@ def main() -> None:
             shared += len(winners) > 1
             share += 1 / len(winners)
         # Progress on stderr, so that a long run shows how far it is and the figures so far.
-        print(f"{done}/{args.games} games, {args.a}'s win share so far {share / done:.1%}",
-              file=sys.stderr, flush=True)
+        print(
+            f"{done}/{args.games} games, {args.a}'s win share so far {share / done:.1%}",
+            file=sys.stderr,
+            flush=True,
+        )
     if pool:
         pool.close()
     wall = time.perf_counter() - wall
@@ -134,16 +143,22 @@ def main() -> None:
     against = name[args.b] if players == 2 else f"{players - 1} × {name[args.b]}"
     options = f", options {json.dumps(args.options)}" if args.options else ""
     budget = f", budget {args.budget}" if args.budget is not None else ""
-    print(f"{game.title}, {n} games, {players} players{options}{budget}: "
-          f"{name[args.a]} against {against}")
-    print(f"  {args.a} wins {wins} of {n}, shares {shared}: win share {share / n:.1%} "
-          f"(95 % interval {low:.1%} to {high:.1%}; fair share {1 / players:.0%})")
+    print(
+        f"{game.title}, {n} games, {players} players{options}{budget}: "
+        f"{name[args.a]} against {against}"
+    )
+    print(
+        f"  {args.a} wins {wins} of {n}, shares {shared}: win share {share / n:.1%} "
+        f"(95 % interval {low:.1%} to {high:.1%}; fair share {1 / players:.0%})"
+    )
     print(f"  mean margin {sum(margins) / n:+.2f} (its score less the best other seat's)")
     for lv in dict.fromkeys((args.a, args.b)):
         times = cpu[lv]
         if times:
-            print(f"  {lv:<10} {len(times):>7} moves with a choice, CPU per move mean "
-                  f"{1000 * sum(times) / len(times):.2f} ms, p95 {1000 * p95(times):.2f} ms")
+            print(
+                f"  {lv:<10} {len(times):>7} moves with a choice, CPU per move mean "
+                f"{1000 * sum(times) / len(times):.2f} ms, p95 {1000 * p95(times):.2f} ms"
+            )
     print(f"  {n / wall:.2f} games/s, {steps / wall:,.0f} steps/s, {steps / n:.1f} steps a game")
 
 

@@ -38,8 +38,13 @@ async def game(http: httpx.AsyncClient) -> tuple[str, list[str]]:
         tokens.append((await http.post("/api/players", json={"name": name})).json()["token"])
     auth = [{"Authorization": f"Bearer {t}"} for t in tokens]
     http.cookies.clear()
-    lobby = (await http.post("/api/lobbies", json={"game": "hike"}, headers=auth[0])).json()
-    await http.post("/api/lobbies/join", json={"invite_code": lobby["invite_code"]}, headers=auth[1])
+    # Public: the sockets below are spectators'.
+    lobby = (
+        await http.post("/api/lobbies", json={"game": "hike", "private": False}, headers=auth[0])
+    ).json()
+    await http.post(
+        "/api/lobbies/join", json={"invite_code": lobby["invite_code"]}, headers=auth[1]
+    )
     started = await http.post(f"/api/lobbies/{lobby['id']}/start", headers=auth[0])
     return started.json()["game_id"], tokens
 
@@ -90,8 +95,10 @@ async def run(base: str, pid: int, sockets: int, games: int) -> None:
             )
         await asyncio.gather(*(ws.recv() for ws in opened))
         moved = process_rss([pid])
-        print(f"after one patch to every socket: {moved / 2**20:.0f} MiB "
-              f"({(moved - before) / sockets / 1024:.1f} KiB per socket)")
+        print(
+            f"after one patch to every socket: {moved / 2**20:.0f} MiB "
+            f"({(moved - before) / sockets / 1024:.1f} KiB per socket)"
+        )
         for ws in opened:
             await ws.close()
 
@@ -109,10 +116,16 @@ def main() -> int:
         url = f"sqlite+aiosqlite:///{tmp}/bench.db"
         upgrade(url)
         port = free_port()
-        env = os.environ | UNLIMITED | {
-            "DATABASE_URL": url, "BOT_DELAY": "0", "ADMIN_TOKEN": "",
-            "WS_MAX_PER_GAME": str(args.sockets),
-        }
+        env = (
+            os.environ
+            | UNLIMITED
+            | {
+                "DATABASE_URL": url,
+                "BOT_DELAY": "0",
+                "ADMIN_TOKEN": "",
+                "WS_MAX_PER_GAME": str(args.sockets),
+            }
+        )
         server = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "app.main:app", "--port", str(port)]
             + ["--log-level", "warning", "--ws-per-message-deflate", "false"]

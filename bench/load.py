@@ -8,7 +8,10 @@ seconds before each move). A finished game is replaced by a new one.
 
 Prints committed moves/s, ack and opponent-patch p50/p99 (from sending a move to its ack, and
 to the patch that shows it on the other seat's socket), median patch and view bytes, errors,
-the server's CPU seconds per 1,000 moves and its memory. With ``--baselines`` it also runs, in
+the server's CPU seconds per 1,000 moves and its memory, and, from the server's own
+``/metrics`` read every second, the longest event-loop stall and garbage collection of the
+window (each the longest of 10 s, so the 10 s before the window count too: ``--warmup 10``)
+with the collections of each generation and those over 50 ms. With ``--baselines`` it also runs, in
 the same run, ``pgbench -N`` against the same PostgreSQL and a bare ``websockets`` echo server
 with as many connections as the games have sockets, and prints the ratios.
 
@@ -28,6 +31,13 @@ the measured games' figures.
 
 ``--warm SECONDS`` measures twice in one run: at the start of the games, then after that
 much more play, late in them, and prints the ratio of their moves/s.
+
+``--sign-in-flood RATE`` measures twice in one run: quietly, then while wrong sign-ins arrive
+at RATE a second (each on its own, as from many addresses: the address limits are off, and no
+sender waits for an answer), and prints the opponents' patch p99 of both side by side, with
+how the sign-ins were answered (401 checked, 503 refused by the full hashing pool).
+
+    .venv/bin/python bench/load.py --games 300 --think 2 --postgres --sign-in-flood 40
 
 ``--python`` runs the servers (and the echo baseline) on another interpreter, say a venv made
 from a CPython built with PGO and LTO, as the ``python:3.11-slim`` image's is; the first line
@@ -61,6 +71,7 @@ from sqlalchemy import make_url, text
 from sqlalchemy.ext.asyncio import create_async_engine
 from websockets.asyncio.client import connect
 from websockets.asyncio.server import serve
+from prometheus_client.parser import text_string_to_metric_families
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -125,13 +136,20 @@ class Stats:
         self.total_moves = 0
         self.games = 0
         self.bot_moves = 0
+        # How the flood's sign-ins were answered, by status.
+        self.sign_ins: Counter = Counter()
 
     def measured(self) -> Stats:
         """What this window measured, handed over; the counts start again for the next."""
         done = Stats()
         done.moves, done.acks, done.patches = self.moves, self.acks, self.patches
-        done.patch_bytes, done.view_bytes, done.errors = self.patch_bytes, self.view_bytes, self.errors
-        done.bot_moves = self.bot_moves
+        done.patch_bytes, done.view_bytes, done.errors = (
+            self.patch_bytes,
+            self.view_bytes,
+            self.errors,
+        )
+        done.bot_moves, done.sign_ins = self.bot_moves, self.sign_ins
+        self.sign_ins = Counter()
         self.moves, self.acks, self.patches, self.patch_bytes, self.view_bytes = 0, [], [], [], []
         self.errors = Counter()
         self.bot_moves = 0
@@ -249,7 +267,12 @@ class Slot:
     """One table kept busy: a game, replaced by a new one when it ends."""
 
     def __init__(
-        self, index: int, stats: Stats, bases: list[str], game: str, sticky: bool,
+        self,
+        index: int,
+        stats: Stats,
+        bases: list[str],
+        game: str,
+        sticky: bool,
         sockets: aiohttp.ClientSession,
     ):
         self.index = index
@@ -340,8 +363,11 @@ class BotTable:
         r.raise_for_status()
         lobby = r.json()
         for seat in (1, 2):
-            r = await client.post(f"/api/lobbies/{lobby['id']}/bots",
-                                  json={"seat": seat, "level": self.level}, headers=auth)
+            r = await client.post(
+                f"/api/lobbies/{lobby['id']}/bots",
+                json={"seat": seat, "level": self.level},
+                headers=auth,
+            )
             r.raise_for_status()
         r = await client.post(f"/api/lobbies/{lobby['id']}/start", headers=auth)
         game_id = r.json()["game_id"]
@@ -444,10 +470,16 @@ def database(postgres: str | None, tmp: str) -> Iterator[str]:
 
 @contextmanager
 def servers(
-    url: str, instances: int, workers: int, redis: str | None, python: str = sys.executable,
+    url: str,
+    instances: int,
+    workers: int,
+    redis: str | None,
+    python: str = sys.executable,
     bot_workers: int | None = None,
+    settings: dict[str, str] | None = None,
 ) -> Iterator[list]:
     env = os.environ | UNLIMITED | {"DATABASE_URL": url, "BOT_DELAY": "0", "ADMIN_TOKEN": ""}
+    env |= settings or {}
     if bot_workers is not None:
         env |= {"BOT_WORKERS": str(bot_workers)}
     if redis:
@@ -478,7 +510,11 @@ def servers(
         for process, _ in started:
             process.terminate()
         for process, _ in started:
-            process.wait(15)
+            try:
+                process.wait(15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(15)
 
 
 async def load(args, bases: list[str], pids_of) -> dict:
@@ -489,9 +525,7 @@ async def load(args, bases: list[str], pids_of) -> dict:
     ready = asyncio.Event()
     # aiohttp's client parses frames in C: the client's share of the cores stays small.
     sockets = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
-    slots = [
-        Slot(i, stats, ws_bases, args.game, args.sticky, sockets) for i in range(args.games)
-    ]
+    slots = [Slot(i, stats, ws_bases, args.game, args.sticky, sockets) for i in range(args.games)]
     tasks = [asyncio.create_task(s.run(http, args.think, ready)) for s in slots]
     tasks += [
         asyncio.create_task(BotTable(i, stats, args.bot_game, args.bot_level).run(http, ready))
@@ -528,6 +562,12 @@ async def load(args, bases: list[str], pids_of) -> dict:
         ready.set()
         await until(args.warmup, "warm-up")
         windows = [await measure(args, stats, until, pids_of, "measuring")]
+        if args.sign_in_flood:
+            flooding = asyncio.create_task(flood(bases, args.sign_in_flood, stats))
+            await until(2, "flooding")
+            windows.append(await measure(args, stats, until, pids_of, "flood"))
+            flooding.cancel()
+            await asyncio.gather(flooding, return_exceptions=True)
         if args.warm:
             # The same games played on, then measured again: late in games (those that ended
             # meanwhile start again, so the window mixes late games with a few new ones).
@@ -547,6 +587,38 @@ async def load(args, bases: list[str], pids_of) -> dict:
     return windows
 
 
+async def flood(bases: list[str], rate: float, stats: Stats) -> None:
+    """Wrong sign-ins, ``rate`` a second, each sent without waiting for the one before."""
+    clients = [
+        httpx.AsyncClient(base_url=b, timeout=60, limits=httpx.Limits(max_connections=200))
+        for b in bases
+    ]
+    pending: set[asyncio.Task] = set()
+
+    async def one(client: httpx.AsyncClient) -> None:
+        body = {"handle": f"nobody{uuid.uuid4().hex[:12]}", "password": "a wrong guess"}
+        try:
+            stats.sign_ins[(await client.post("/api/sessions", json=body)).status_code] += 1
+        except httpx.HTTPError as exc:
+            stats.sign_ins[type(exc).__name__] += 1
+
+    try:
+        sent = 0
+        started = time.perf_counter()
+        while True:
+            sent += 1
+            task = asyncio.create_task(one(clients[sent % len(clients)]))
+            pending.add(task)
+            task.add_done_callback(pending.discard)
+            await asyncio.sleep(max(0.0, started + sent / rate - time.perf_counter()))
+    finally:
+        for task in list(pending):
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        for client in clients:
+            await client.aclose()
+
+
 async def measure(args, stats: Stats, until, pids_of, phase: str) -> dict:
     """One measured window of ``args.seconds``: its figures, and the server's."""
     pids = pids_of()
@@ -556,10 +628,24 @@ async def measure(args, stats: Stats, until, pids_of, phase: str) -> dict:
         # window's in FILE.late).
         output = args.profile if phase == "measuring" else f"{args.profile}.{phase}"
         profiler = subprocess.Popen(
-            [str(Path(sys.executable).parent / "py-spy"), "record", "--nonblocking", "--format", "raw", "-o", output, "-d",
-             str(int(args.seconds)), "-p", str(pids[0]), "--subprocesses"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            [
+                str(Path(sys.executable).parent / "py-spy"),
+                "record",
+                "--nonblocking",
+                "--format",
+                "raw",
+                "-o",
+                output,
+                "-d",
+                str(int(args.seconds)),
+                "-p",
+                str(pids[0]),
+                "--subprocesses",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
+    watching = asyncio.create_task(Stalls.watch(args.bases))
     cpu_before = process_cpu(pids)
     client_before = process_cpu([os.getpid()])
     postgres_before = postgres_cpu()
@@ -568,6 +654,8 @@ async def measure(args, stats: Stats, until, pids_of, phase: str) -> dict:
     await until(args.seconds, phase)
     stats.measuring = False
     elapsed = time.perf_counter() - started
+    watching.cancel()
+    stalls = await watching
     cpu = process_cpu(pids) - cpu_before
     client_cpu = process_cpu([os.getpid()]) - client_before
     postgres_after = postgres_cpu()
@@ -577,10 +665,68 @@ async def measure(args, stats: Stats, until, pids_of, phase: str) -> dict:
     if profiler is not None:
         profiler.wait(60)
     return {
-        "stats": stats.measured(), "elapsed": elapsed, "cpu": cpu, "client_cpu": client_cpu,
-        "rss": rss, "database_cpu": database_cpu, "pids": len(pids),
-        "load": os.getloadavg()[0], "total_moves": stats.total_moves,
+        "stats": stats.measured(),
+        "elapsed": elapsed,
+        "cpu": cpu,
+        "client_cpu": client_cpu,
+        "rss": rss,
+        "database_cpu": database_cpu,
+        "pids": len(pids),
+        "load": os.getloadavg()[0],
+        "total_moves": stats.total_moves,
+        "stalls": stalls,
     }
+
+
+class Stalls:
+    """The servers' own account of their pauses while measured, read from /metrics every
+    second: the longest event-loop lag and collector pause (each a maximum over the last
+    10 s), and the collections by generation, with those over 50 ms."""
+
+    def __init__(self) -> None:
+        self.lag = self.gc = 0.0
+        self.first: dict | None = None
+        self.last: dict = {}
+
+    @classmethod
+    async def watch(cls, bases: list[str]) -> Stalls:
+        found = cls()
+        async with httpx.AsyncClient(timeout=5) as client:
+            try:
+                while True:
+                    figures: dict = {}
+                    for base in bases:
+                        text = (await client.get(f"{base}/metrics")).text
+                        for family in text_string_to_metric_families(text):
+                            for sample in family.samples:
+                                key = (
+                                    sample.name,
+                                    sample.labels.get("generation"),
+                                    sample.labels.get("le"),
+                                )
+                                figures[key] = figures.get(key, 0.0) + sample.value
+                                if sample.name == "campground_event_loop_lag_max_seconds":
+                                    found.lag = max(found.lag, sample.value)
+                                if sample.name == "campground_gc_pause_max_seconds":
+                                    found.gc = max(found.gc, sample.value)
+                    found.first = found.first or figures
+                    found.last = figures
+                    await asyncio.sleep(1)
+            except asyncio.CancelledError:
+                return found
+
+    def collections(self, generation: int, over: str | None = None) -> float:
+        """Collections of ``generation`` between the first and last reading (``over`` 0.05:
+        those longer than 50 ms)."""
+
+        def count(figures: dict) -> float:
+            every = figures.get(("campground_gc_pause_seconds_count", str(generation), None), 0)
+            if over is None:
+                return every
+            within = figures.get(("campground_gc_pause_seconds_bucket", str(generation), over), 0)
+            return every - within
+
+        return count(self.last) - count(self.first or {})
 
 
 # --- baselines ---------------------------------------------------------------------------
@@ -593,11 +739,16 @@ def pgbench(url: str, clients: int, seconds: int) -> float:
     env = os.environ | ({"PGPASSWORD": u.password} if u.password else {})
     subprocess.run(
         ["pgbench", "-i", "-q", "-s", "1", *conn, u.database],
-        env=env, check=True, capture_output=True,
+        env=env,
+        check=True,
+        capture_output=True,
     )
     out = subprocess.run(
         ["pgbench", "-N", "-c", str(clients), "-j", "2", "-T", str(seconds), *conn, u.database],
-        env=env, check=True, capture_output=True, text=True,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout
     return float(re.search(r"tps = ([\d.]+)", out).group(1))
 
@@ -635,8 +786,10 @@ async def echo_round_trips(connections: int, seconds: float) -> float:
 
 def interpreter(python: str) -> str:
     """What ``python`` is, for the figures' heading: the build matters as much as the version."""
-    code = "import platform, sys; print(platform.python_implementation(), " \
+    code = (
+        "import platform, sys; print(platform.python_implementation(), "
         "platform.python_version(), platform.python_compiler(), sys.executable, sep='|')"
+    )
     out = subprocess.run([python, "-c", code], check=True, capture_output=True, text=True)
     implementation, version, compiler, path = out.stdout.strip().split("|")
     return f"{implementation} {version} ({compiler}, {path})"
@@ -645,8 +798,9 @@ def interpreter(python: str) -> str:
 def echo_server_subprocess(connections: int, seconds: float, python: str) -> float:
     """The echo baseline in a process of its own, like the server it stands for."""
     code = (
-        "import asyncio, sys; sys.path.insert(0, %r); from bench.load import echo_round_trips; "
-        "print(asyncio.run(echo_round_trips(%d, %f)))" % (str(ROOT), connections, seconds)
+        f"import asyncio, sys; sys.path.insert(0, {str(ROOT)!r}); "
+        "from bench.load import echo_round_trips; "
+        f"print(asyncio.run(echo_round_trips({connections:d}, {seconds:f})))"
     )
     out = subprocess.run([python, "-c", code], check=True, capture_output=True, text=True)
     return float(out.stdout.strip())
@@ -669,14 +823,24 @@ def report(args, result: dict, label: str) -> float:
     print(f"{label}: measured {result['elapsed']:.0f} s")
     print(f"committed moves/s        {rate:10,.0f}")
     print(
-        f"ack ms p50 / p99         {percentile(stats.acks, .5):10.1f} / "
-        f"{percentile(stats.acks, .99):.1f}"
+        f"ack ms p50 / p99         {percentile(stats.acks, 0.5):10.1f} / "
+        f"{percentile(stats.acks, 0.99):.1f}"
     )
     print(
-        f"opponent patch ms p50/99 {percentile(stats.patches, .5):10.1f} / "
-        f"{percentile(stats.patches, .99):.1f}"
+        f"opponent patch ms p50/99 {percentile(stats.patches, 0.5):10.1f} / "
+        f"{percentile(stats.patches, 0.99):.1f}"
     )
-    patch_b, view_b = percentile(stats.patch_bytes, .5), percentile(stats.view_bytes, .5)
+    stalls: Stalls = result["stalls"]
+    print(
+        f"longest event-loop stall {stalls.lag * 1000:10.1f} ms; longest collection "
+        f"{stalls.gc * 1000:.1f} ms"
+    )
+    made = [
+        f"{stalls.collections(g):.0f} ({stalls.collections(g, '0.05'):.0f} over 50 ms)"
+        for g in range(3)
+    ]
+    print(f"collections by generation {' / '.join(made)}")
+    patch_b, view_b = percentile(stats.patch_bytes, 0.5), percentile(stats.view_bytes, 0.5)
     print(f"median patch / view B    {patch_b:10,.0f} / {view_b:,.0f} ({patch_b / view_b:.0%})")
     print(f"errors                   {sum(stats.errors.values()):10} {dict(stats.errors)}")
     moves = max(stats.moves, 1)
@@ -687,8 +851,10 @@ def report(args, result: dict, label: str) -> float:
     client = result["client_cpu"] / result["elapsed"]
     print(f"load client CPU          {client:10.0%} of a core; machine load {result['load']:.1f}")
     if args.postgres:
-        print(f"PostgreSQL CPU s / 1000 moves{result['database_cpu'] / moves * 1000:6.2f} "
-              "(every PostgreSQL process on this machine)")
+        print(
+            f"PostgreSQL CPU s / 1000 moves{result['database_cpu'] / moves * 1000:6.2f} "
+            "(every PostgreSQL process on this machine)"
+        )
     return rate
 
 
@@ -702,7 +868,10 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=20, help="measured seconds")
     parser.add_argument("--warmup", type=float, default=5, help="seconds before measuring")
     parser.add_argument(
-        "--warm", type=float, default=0, metavar="SECONDS",
+        "--warm",
+        type=float,
+        default=0,
+        metavar="SECONDS",
         help="after the first window, play on this long and measure again (late in games)",
     )
     parser.add_argument(
@@ -710,7 +879,8 @@ def main() -> int:
     )
     parser.add_argument("--instances", type=int, default=1, help="app instances (Redis if >1)")
     parser.add_argument(
-        "--sticky", action="store_true",
+        "--sticky",
+        action="store_true",
         help="both seats of a game on the same instance (a proxy routing by the game's path); "
         "otherwise each seat of a game on a different instance",
     )
@@ -719,21 +889,39 @@ def main() -> int:
     parser.add_argument("--baselines", action="store_true", help="pgbench -N and a ws echo")
     parser.add_argument("--pgbench-clients", type=int, default=8)
     parser.add_argument(
-        "--python", default=sys.executable, metavar="PATH",
+        "--python",
+        default=sys.executable,
+        metavar="PATH",
         help="interpreter that runs the servers and the echo baseline (default: this one); "
         "it needs the project and its dev extras installed",
     )
     parser.add_argument(
-        "--profile", metavar="FILE",
+        "--profile",
+        metavar="FILE",
         help="py-spy collapsed stacks of the server while measured (with --warm, also FILE.late)",
     )
     parser.add_argument("--bot-tables", type=int, default=0, help="extra tables of bots only")
     parser.add_argument("--bot-level", default="search", help="their bots' level")
-    parser.add_argument("--bot-game", default=None,
-                        help="their game (default: --game where it seats three, else hike)")
-    parser.add_argument("--bot-workers", type=int, default=None,
-                        help="the server's BOT_WORKERS (default: its own setting)")
+    parser.add_argument(
+        "--bot-game",
+        default=None,
+        help="their game (default: --game where it seats three, else hike)",
+    )
+    parser.add_argument(
+        "--bot-workers",
+        type=int,
+        default=None,
+        help="the server's BOT_WORKERS (default: its own setting)",
+    )
+    parser.add_argument(
+        "--sign-in-flood",
+        type=float,
+        default=0,
+        metavar="RATE",
+        help="measure again under RATE wrong sign-ins a second",
+    )
     args = parser.parse_args()
+    args.bases = []
     if args.bot_game is None:
         args.bot_game = args.game if get_game(args.game).max_players >= 3 else "hike"
     if args.baselines and not args.postgres:
@@ -743,9 +931,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp, database(args.postgres, tmp) as url:
         upgrade(url)
         redis = args.redis if several else None
-        with servers(
-            url, args.instances, args.workers, redis, args.python, args.bot_workers
-        ) as up:
+        with servers(url, args.instances, args.workers, redis, args.python, args.bot_workers) as up:
 
             def pids_of() -> list[int]:
                 return [pid for process, _ in up for pid in tree(process.pid)]
@@ -753,7 +939,8 @@ def main() -> int:
             # The client shares the machine's cores with the server: uvloop and orjson as the
             # server uses them, and young collections seldom (none while measuring: ``load``).
             gc.set_threshold(50_000, 50, 50)
-            windows = uvloop.run(load(args, [base for _, base in up], pids_of))
+            args.bases = [base for _, base in up]
+            windows = uvloop.run(load(args, args.bases, pids_of))
         baselines = {}
         if args.baselines:
             sys.stderr.write("baselines: pgbench -N ...\n")
@@ -769,16 +956,33 @@ def main() -> int:
     print(f"{args.games} games of {args.game}, {pace}, {backend}, {setup}")
     if args.bot_tables:
         workers = args.bot_workers if args.bot_workers is not None else Settings().BOT_WORKERS
-        print(f"and {args.bot_tables} tables of {args.bot_game} played by {args.bot_level} bots "
-              f"alone (3 seats each, BOT_WORKERS {workers}, BOT_DELAY 0)")
+        print(
+            f"and {args.bot_tables} tables of {args.bot_game} played by {args.bot_level} bots "
+            f"alone (3 seats each, BOT_WORKERS {workers}, BOT_DELAY 0)"
+        )
     rates = []
-    for label, result in zip(("at the start of games", "late in games"), windows):
+    labels = (
+        ("quiet", "under the sign-in flood")
+        if args.sign_in_flood
+        else ("at the start of games", "late in games")
+    )
+    for label, result in zip(labels, windows):
         rate = report(args, result, label)
         rates.append(rate)
-    if len(rates) == 2:
+    if args.sign_in_flood:
+        quiet, flooded = (percentile(w["stats"].patches, 0.99) for w in windows)
+        answers = dict(sorted(windows[1]["stats"].sign_ins.items(), key=str))
+        print(
+            f"opponent patch p99 ms    {quiet:10.1f} quiet / {flooded:.1f} under "
+            f"{args.sign_in_flood:g} wrong sign-ins/s ({flooded / quiet:.2f}x)"
+        )
+        print(f"flood answers            {answers}")
+    elif len(rates) == 2:
         late = windows[1]
-        print(f"late / start moves/s     {rates[1] / rates[0]:10.2f} (late window after "
-              f"{late['total_moves'] / args.games:.0f} moves per game on average)")
+        print(
+            f"late / start moves/s     {rates[1] / rates[0]:10.2f} (late window after "
+            f"{late['total_moves'] / args.games:.0f} moves per game on average)"
+        )
     if baselines:
         rate = rates[0]
         tps, echo = baselines["pgbench"], baselines["echo"]

@@ -47,24 +47,35 @@ def written(pids: list[int]) -> int:
     return total
 
 
-async def play(base: str, url: str, kind: str, players: int, pids: list[int], seed: int,
-               level: str):
+async def play(
+    base: str, url: str, kind: str, players: int, pids: list[int], seed: int, level: str
+):
     """One game to its end; a sample (version, CPU s, bytes written, socket bytes) at each
     version the person's socket saw."""
     wal = None
     if url.startswith("postgresql"):
-        wal = await asyncpg.connect(make_url(url).set(drivername="postgresql").render_as_string(
-            hide_password=False))
+        wal = await asyncpg.connect(
+            make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+        )
     rng = random.Random(seed)
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         token = (await http.post("/api/players", json={"name": "Ana"})).json()["token"]
         http.headers["Authorization"] = f"Bearer {token}"
-        lobby = (await http.post("/api/lobbies", json={
-            "game": kind, "seats": players, "private": True, "turn_seconds": None,
-        })).json()
+        lobby = (
+            await http.post(
+                "/api/lobbies",
+                json={
+                    "game": kind,
+                    "seats": players,
+                    "private": True,
+                    "turn_seconds": None,
+                },
+            )
+        ).json()
         for seat in range(1, players):
-            r = await http.post(f"/api/lobbies/{lobby['id']}/bots",
-                                json={"seat": seat, "level": level})
+            r = await http.post(
+                f"/api/lobbies/{lobby['id']}/bots", json={"seat": seat, "level": level}
+            )
             assert r.status_code == 200, r.text
         game_id = (await http.post(f"/api/lobbies/{lobby['id']}/start")).json()["game_id"]
 
@@ -93,8 +104,10 @@ async def play(base: str, url: str, kind: str, players: int, pids: list[int], se
                     break
                 if 0 in view["to_act"] and view["legal_moves"]:
                     move = rng.choice(view["legal_moves"])["move"]
-                    await http.post(f"/api/games/{game_id}/moves",
-                                    json={"move": move, "expect_version": version})
+                    await http.post(
+                        f"/api/games/{game_id}/moves",
+                        json={"move": move, "expect_version": version},
+                    )
     if wal is not None:
         await wal.close()
     return samples
@@ -110,14 +123,18 @@ def per_move(samples, first: int, last: int) -> tuple[float, float, float]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--postgres", nargs="?", const=DEFAULT_POSTGRES, default=None)
     parser.add_argument("--game", choices=sorted(KINDS), action="append")
     parser.add_argument("--players", type=int)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--bots", default="heuristic",
-                        help="the server's bots' level (random plays the longest games)")
+    parser.add_argument(
+        "--bots",
+        default="heuristic",
+        help="the server's bots' level (random plays the longest games)",
+    )
     args = parser.parse_args()
     kinds = args.game or list(KINDS)
     backend = "PostgreSQL" if args.postgres else "SQLite"
@@ -130,14 +147,13 @@ def main() -> int:
             pids = tree(process.pid)
             for kind in kinds:
                 players = args.players or KINDS[kind]
-                samples = asyncio.run(play(base, url, kind, players, pids, args.seed,
-                                           args.bots))
+                samples = asyncio.run(play(base, url, kind, players, pids, args.seed, args.bots))
                 end = samples[-1][0]
                 early = per_move(samples, 0, min(WINDOW, end))
                 late = per_move(samples, max(end - WINDOW, 0), end)
                 cells = "  ".join(
-                    f"{e:>7,.0f} → {l:>7,.0f} {l / e if e else 0:4.2f}x"
-                    for e, l in zip(early, late)
+                    f"{e:>7,.0f} → {la:>7,.0f} {la / e if e else 0:4.2f}x"
+                    for e, la in zip(early, late)
                 )
                 print(f"{kind:<14}{end:>6}  {cells}")
     return 0

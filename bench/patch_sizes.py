@@ -18,7 +18,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.patch import make_patch  # noqa: E402
-from engine.core import decide, full_view, play  # noqa: E402
+from engine.bots import decide  # noqa: E402
+from engine.core import full_view, play  # noqa: E402
 from engine.registry import GAMES  # noqa: E402
 
 
@@ -47,8 +48,10 @@ def main() -> None:
     parser.add_argument("--level", default="random", help="the bots' level (random, heuristic…)")
     args = parser.parse_args()
     print(f"{args.level} bots, {args.games} games each")
-    print(f"{'game':<14} {'players':>7} {'median patch':>12} {'p95 patch':>10} "
-          f"{'median view':>12} {'ratio':>6}")
+    print(
+        f"{'game':<14} {'players':>7} {'median patch':>12} {'p95 patch':>10} "
+        f"{'median view':>12} {'ratio':>6}"
+    )
     for game in GAMES.values():
         players = min(max(args.players, game.min_players), game.max_players)
         patches, views = [], []
@@ -58,8 +61,10 @@ def main() -> None:
             views += v
         patch, view = statistics.median(patches), statistics.median(views)
         high = sorted(patches)[len(patches) * 95 // 100]
-        print(f"{game.id:<14} {players:>7} {patch:>12,.0f} "
-              f"{high:>10,} {view:>12,.0f} {patch / view:>6.0%}")
+        print(
+            f"{game.id:<14} {players:>7} {patch:>12,.0f} "
+            f"{high:>10,} {view:>12,.0f} {patch / view:>6.0%}"
+        )
 
 
 if __name__ == "__main__":

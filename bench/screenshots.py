@@ -1,11 +1,13 @@
-"""Screenshots of every game's table, mid-game and at the end, at 375 px and 1280 px.
+"""Screenshots of every game's table, mid-game and at the end, and of the home page, at 375 px
+and 1280 px.
 
 Starts ``uvicorn app.main:app`` on a fresh SQLite database with instant bots, plays each game
 in Chromium against bots by clicking random legal-move controls, and saves the table (the
 frame's head, the outcome, the table and the moves bar) as PNG under ``docs/screenshots/``:
-``{game}-{mid|end}-{375|1280}.png``.
+``{game}-{mid|end}-{375|1280}.png``; the home page with nobody waiting and then waiting in
+"Play now" beside an open table, ``home-{idle|waiting}-{375|1280}.png``.
 
-    .venv/bin/python bench/screenshots.py [--games hike camping-life] [--mid 14]
+    .venv/bin/python bench/screenshots.py [--games hike camping-life] [--mid 14] [--home]
 """
 
 from __future__ import annotations
@@ -32,8 +34,14 @@ from engine.registry import GAMES  # noqa: E402
 OUT = ROOT / "docs" / "screenshots"
 WIDTHS = (375, 1280)
 LIVE = '.game-root:not(.replay-table) [data-testid="move"]:not([disabled]):not([aria-disabled="true"]), [data-testid="moves-bar"] [data-testid="move"]:not([disabled])'
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def serve(work: Path) -> tuple[subprocess.Popen, str]:
@@ -42,9 +50,19 @@ def serve(work: Path) -> tuple[subprocess.Popen, str]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    env = {**os.environ, "DATABASE_URL": url, "BOT_DELAY": "0", "PUBLIC_URL": f"http://127.0.0.1:{port}"}
-    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "app.main:app", "--port", str(port)],
-                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "BOT_DELAY": "0",
+        "PUBLIC_URL": f"http://127.0.0.1:{port}",
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "app.main:app", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     base = f"http://127.0.0.1:{port}"
     for _ in range(300):
         try:
@@ -74,9 +92,50 @@ def shoot(page, name: str) -> None:
     page.set_viewport_size({"width": WIDTHS[0], "height": 900})
 
 
+def shoot_page(page, name: str) -> None:
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 900})
+        page.wait_for_timeout(300)
+        path = OUT / f"{name}-{width}.png"
+        page.screenshot(path=path, full_page=True, animations="disabled")
+        print(f"{path.relative_to(ROOT)}  {path.stat().st_size // 1024} KB")
+
+
+def home(browser, base: str) -> None:
+    """The home page with nobody waiting, then Ana waiting for Summer Camp beside Ben's open
+    Hike table."""
+    pages = []
+    for name in ("Ana", "Ben"):
+        context = browser.new_context(
+            viewport={"width": WIDTHS[0], "height": 900}, base_url=base, reduced_motion="reduce"
+        )
+        page = context.new_page()
+        page.goto("/")
+        page.locator("#player-name-input").fill(name)
+        page.locator("#player-name-input").press("Enter")
+        page.get_by_test_id("player-name").wait_for()
+        pages.append(page)
+    ana, ben = pages
+    ana.get_by_test_id("play-game").select_option("summer-camp")
+    ana.get_by_test_id("seek-game").select_option("summer-camp")
+    ana.get_by_test_id("nobody-waiting").wait_for()
+    shoot_page(ana, "home-idle")
+    ben.request.post("/api/lobbies", data={"game": "hike", "seats": 3, "private": False})
+    ana.get_by_test_id("seek-game").select_option("")
+    ana.get_by_test_id("seek").wait_for()
+    ana.get_by_test_id("play-bots").uncheck()
+    ana.get_by_test_id("play-now").click()
+    ana.get_by_test_id("queue-status").wait_for()
+    ana.wait_for_timeout(2500)
+    shoot_page(ana, "home-waiting")
+    for page in pages:
+        page.context.close()
+
+
 def play(browser, base: str, kind: str, mid: int) -> None:
-    context = browser.new_context(viewport={"width": WIDTHS[0], "height": 900}, base_url=base,
-                                  reduced_motion="reduce")
+    context = browser.new_context(
+        viewport={"width": WIDTHS[0], "height": 900}, base_url=base, reduced_motion="reduce"
+    )
     page = context.new_page()
     page.goto("/")
     page.locator("#player-name-input").fill("Ana")
@@ -116,15 +175,22 @@ def play(browser, base: str, kind: str, mid: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="*", default=sorted(GAMES))
-    parser.add_argument("--mid", type=int, default=14, help="your moves before the mid-game picture")
+    parser.add_argument(
+        "--mid", type=int, default=14, help="your moves before the mid-game picture"
+    )
+    parser.add_argument("--home", action="store_true", help="the home page only")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         proc, base = serve(Path(tmp))
         try:
             with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-                for kind in args.games:
+                browser = pw.chromium.launch(
+                    executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
+                )
+                if args.home:
+                    home(browser, base)
+                for kind in [] if args.home else args.games:
                     play(browser, base, kind, args.mid)
                 browser.close()
         finally:

@@ -24,7 +24,14 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from load import (  # noqa: E402
-    DEFAULT_POSTGRES, Slot, Stats, database, interpreter, process_cpu, servers, upgrade,
+    DEFAULT_POSTGRES,
+    Slot,
+    Stats,
+    database,
+    interpreter,
+    process_cpu,
+    servers,
+    upgrade,
 )
 
 
@@ -58,7 +65,9 @@ def main() -> None:
         "--postgres", nargs="?", const=DEFAULT_POSTGRES, default=None, metavar="URL"
     )
     parser.add_argument(
-        "--python", default=sys.executable, metavar="PATH",
+        "--python",
+        default=sys.executable,
+        metavar="PATH",
         help="interpreter that runs the server (default: this one)",
     )
     args = parser.parse_args()
@@ -71,13 +80,18 @@ def main() -> None:
             for i in range(args.rounds):
                 runs.append(asyncio.run(set_up(base, args.game, args.games, process.pid)))
                 cpu, wall = runs[-1]
-                print(f"round {i + 1}: {cpu * 1000:.1f} ms of server CPU per game set up, "
-                      f"{wall * 1000:.1f} ms wall", file=sys.stderr)
+                print(
+                    f"round {i + 1}: {cpu * 1000:.1f} ms of server CPU per game set up, "
+                    f"{wall * 1000:.1f} ms wall",
+                    file=sys.stderr,
+                )
     cpu, wall = min(runs)
     where = "PostgreSQL" if args.postgres else "SQLite"
     print(f"server on {interpreter(args.python)}")
-    print(f"{args.game} on {where}: {cpu * 1000:.1f} ms of server CPU per game set up "
-          f"(best of {args.rounds} rounds of {args.games}), {wall * 1000:.1f} ms wall")
+    print(
+        f"{args.game} on {where}: {cpu * 1000:.1f} ms of server CPU per game set up "
+        f"(best of {args.rounds} rounds of {args.games}), {wall * 1000:.1f} ms wall"
+    )
 
 
 if __name__ == "__main__":

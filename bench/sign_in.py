@@ -1,5 +1,7 @@
 """What a sign-in costs, and what a token look-up costs now that devices have tokens too.
 
+(The tables beside a flood of wrong sign-ins: `bench/load.py --sign-in-flood`.)
+
 Prints the time of a sign-in with a wrong password and with an unknown handle (they should be
 the same: both verify one argon2id hash), and of ``players.by_token`` for a guest's token and
 for a signed-in device's token, beside the guest-only statement it replaced. Runs on a fresh
@@ -32,6 +34,7 @@ from app.services import accounts, players  # noqa: E402
 from app.services.errors import Problem  # noqa: E402
 
 DEFAULT_POSTGRES = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+BENCH = accounts.describe("bench")
 # The look-up before devices had tokens: the guest's token on the player row only.
 OLD = select(Player.id, Player.name, Player.token_hash, Player.created_at).where(
     Player.token_hash == bindparam("token_hash")
@@ -59,7 +62,7 @@ async def timed(call, count: int) -> list[float]:
 
 async def refused(db: Database, handle: str) -> None:
     try:
-        await accounts.sign_in(db, handle, "not the password", "bench")
+        await accounts.sign_in(db, handle, "not the password", BENCH)
     except Problem as exc:
         assert exc.status == 401
 
@@ -69,15 +72,17 @@ async def run(url: str, sign_ins: int, lookups: int) -> None:
     try:
         ana, guest_token = await players.create(db, "Ana")
         handle = f"ana{uuid.uuid4().hex[:8]}"
-        await accounts.claim(db, ana, handle, "correct horse battery", "bench")
-        device = await accounts.new_session(db, ana, "sign-in", "bench")
+        await accounts.claim(db, ana, handle, "correct horse battery", BENCH)
+        device = await accounts.new_session(db, ana, "sign-in", BENCH)
         ben, ben_token = await players.create(db, "Ben")
         await accounts.verify_password(None, "warm up")  # the dummy hash is made once
         wrong = await timed(lambda: refused(db, handle), sign_ins)
         unknown = await timed(lambda: refused(db, f"nobody{uuid.uuid4().hex[:8]}"), sign_ins)
         for name, figures in (("wrong password", wrong), ("unknown handle", unknown)):
-            print(f"sign-in, {name:15} median {statistics.median(figures) * 1000:7.1f} ms"
-                  f"  p90 {sorted(figures)[int(len(figures) * 0.9)] * 1000:7.1f} ms")
+            print(
+                f"sign-in, {name:15} median {statistics.median(figures) * 1000:7.1f} ms"
+                f"  p90 {sorted(figures)[int(len(figures) * 0.9)] * 1000:7.1f} ms"
+            )
         calls = {
             "by_token, a guest": lambda: players.by_token(db, ben_token),
             "by_token, a device": lambda: players.by_token(db, device.token),

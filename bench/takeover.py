@@ -26,9 +26,10 @@ from tests.app.processes import spawned  # noqa: E402
 
 
 def trial(work: Path, url: str, settings: dict) -> float:
-    with spawned(work / "a.log", url, **settings) as a, spawned(
-        work / "b.log", url, **settings
-    ) as b:
+    with (
+        spawned(work / "a.log", url, **settings) as a,
+        spawned(work / "b.log", url, **settings) as b,
+    ):
         ana = a.guest("Ana")
         game_id = a.start_game(ana, bots=("random",))
         state = a.state(ana, game_id)
@@ -62,8 +63,10 @@ def main() -> int:
     times = [trial(work, url, settings) for _ in range(args.trials)]
     for i, seconds in enumerate(times):
         print(f"trial {i}: the bot moved {seconds:.2f} s after kill -9")
-    print(f"median {statistics.median(times):.2f} s, worst {max(times):.2f} s "
-          f"(BOT_DELAY {args.bot_delay}, DEADLINE_POLL 1)")
+    print(
+        f"median {statistics.median(times):.2f} s, worst {max(times):.2f} s "
+        f"(BOT_DELAY {args.bot_delay}, DEADLINE_POLL 1)"
+    )
     return 0
 
 

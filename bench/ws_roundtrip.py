@@ -118,10 +118,11 @@ async def run(base: str, ws_base: str, moves: int, warmup: int) -> tuple[list[fl
             sent = time.perf_counter()
             message = {"type": "move", "move": move, "expect_version": mover.version, "ref": ref}
             await mover.ws.send(json.dumps(message))
-            acked, ack = await mover.until(lambda m: m.get("ref") == ref)
+            acked, ack = await mover.until(lambda m, ref=ref: m.get("ref") == ref)
             assert ack["type"] == "ack", ack
-            def shows_move(m: dict) -> bool:
-                return m["type"] == "patch" and m["version"] == ack["version"]
+
+            def shows_move(m: dict, version: int = ack["version"]) -> bool:
+                return m["type"] == "patch" and m["version"] == version
 
             seen, _ = await other.until(shows_move)
             if mover.version < ack["version"]:

@@ -20,7 +20,9 @@ def check(project: Path) -> subprocess.CompletedProcess:
     # Offline: when the lock agrees with pyproject.toml nothing needs fetching.
     return subprocess.run(
         [uv(), "lock", "--check", "--offline", "--project", str(project)],
-        capture_output=True, text=True, timeout=120,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 
@@ -49,7 +51,9 @@ def test_every_locked_package_has_hashes():
 
 
 def test_make_and_docker_install_the_locked_uv():
-    locked = {p["name"]: p["version"] for p in tomllib.loads((ROOT / "uv.lock").read_text())["package"]}
+    locked = {
+        p["name"]: p["version"] for p in tomllib.loads((ROOT / "uv.lock").read_text())["package"]
+    }
     make = re.search(r"^UV_VERSION := (\S+)$", (ROOT / "Makefile").read_text(), re.M)
     assert make and make.group(1) == locked["uv"]
     assert f"uv=={locked['uv']}" in (ROOT / "Dockerfile").read_text()
