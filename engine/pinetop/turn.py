@@ -186,6 +186,8 @@ def _step(s: PinetopState, seat: int, move: Step) -> None:
 
 def _after_step(s: PinetopState, seat: int, move: Move) -> None:
     if isinstance(move, Done):
+        # Its own line: the latest decision shown is the player's, not the next turn's.
+        s.say(f"{name(seat)} ends the turn.", seat)
         s.ended = True
         _end_of_turn(s, seat)
     else:

@@ -49,18 +49,27 @@ def try_a_move(page: Page) -> None:
         pass
 
 
-def shows_the_server_view(page: Page, game_id: str) -> bool:
-    view = page.request.get(f"/api/games/{game_id}/state").json()["view"]
-    shown_log = page.get_by_test_id("log").locator("li").count()
-    shown_draw = page.get_by_test_id("draw-pile").locator("strong").inner_text()
-    return shown_log == len(view["log"]) and shown_draw == str(view["draw_pile"])
+def differences(page: Page, game_id: str) -> dict:
+    """What the page shows that the server does not hold (empty when they agree)."""
+    state = page.request.get(f"/api/games/{game_id}/state").json()
+    view = state["view"]
+    shown = {
+        "log": page.get_by_test_id("log").locator("li").count(),
+        "draw pile": page.get_by_test_id("draw-pile").locator("strong").inner_text(),
+    }
+    held = {"log": len(view["log"]), "draw pile": str(view["draw_pile"])}
+    return {
+        name: {"shown": shown[name], "held": held[name], "version": state["version"]}
+        for name in shown
+        if shown[name] != held[name]
+    }
 
 
 def settle(page: Page, game_id: str, within: float = 15) -> None:
     """Wait until the page shows exactly what the server holds (bots move in the background)."""
     deadline = time.monotonic() + within
-    while not shows_the_server_view(page, game_id):
-        assert time.monotonic() < deadline, "the page never caught up with the server"
+    while differing := differences(page, game_id):
+        assert time.monotonic() < deadline, f"the page never caught up with the server: {differing}"
         page.wait_for_timeout(100)
 
 
