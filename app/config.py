@@ -168,6 +168,12 @@ class Settings(BaseSettings):
         ge=0,
         description="every so many seconds, each instance sends the notices due; 0 turns it off",
     )
+    NOTICE_GATHER: float = Field(
+        default=0.25,
+        ge=0,
+        description="at least so many seconds between two sending passes of an instance: a "
+        "busy server's notices go out in batches, a quiet one's at once",
+    )
     NOTICE_RETRY: float = Field(
         default=10,
         gt=0,

@@ -5,6 +5,8 @@ mailed on a day with no such table."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from email.message import EmailMessage
+from typing import Any
 
 from sqlalchemy import or_, select, update
 
@@ -51,49 +53,61 @@ async def send_due(
                 .limit(BATCH)
             )
         ).all()
-    base = (settings.PUBLIC_URL or "").rstrip("/")
+    sender = mail.Sender(smtp, settings.PUSH_TIMEOUT)
     sent = 0
-    for player_id, address, before in found:
-        async with db.writing() as session:
-            won = (
-                rowcount(
-                    await session.execute(
-                        update(MailAddress)
-                        .where(MailAddress.player_id == player_id, due)
-                        .values(last_digest_at=at)
-                        .execution_options(synchronize_session=False)
-                    )
-                )
-                == 1
-            )
-        if not won:
-            continue
-        tables = await _your_turn(db, player_id)
-        if not tables:
-            continue
-        unsubscribe = (
-            f"{base}/api/notices/mail/unsubscribe?token="
-            f"{mail.unsubscribe_token(keys, player_id, address)}"
-        )
-        lines = [f"{title}: {base}/games/{game_id}" for game_id, title in tables]
-        count = "1 table" if len(tables) == 1 else f"{len(tables)} tables"
-        msg = mail.compose(
-            settings.MAIL_FROM,
-            address,
-            f"Your move at {count}",
-            [f"It is your move at {count} on Campground:", *lines],
-            f"{base}/games/{tables[0][0]}",
-            "Open the first table",
-            unsubscribe,
-        )
-        if await mail.send(smtp, msg, settings.PUSH_TIMEOUT):
-            sent += 1
-        else:
-            async with db.writing() as session:
-                await session.execute(
-                    update(MailAddress)
-                    .where(MailAddress.player_id == player_id)
-                    .values(last_digest_at=before)
-                    .execution_options(synchronize_session=False)
-                )
+    try:
+        for player_id, address, before in found:
+            if not await _claim(db, player_id, due, at):
+                continue
+            tables = await _your_turn(db, player_id)
+            if not tables:
+                continue
+            if await sender.send(_digest(settings, keys, player_id, address, tables)):
+                sent += 1
+            else:
+                await _give_back(db, player_id, before)
+    finally:
+        await sender.close()
     return sent
+
+
+async def _claim(db: Database, player_id: str, due: Any, at: datetime) -> bool:
+    async with db.writing() as session:
+        moved = await session.execute(
+            update(MailAddress)
+            .where(MailAddress.player_id == player_id, due)
+            .values(last_digest_at=at)
+            .execution_options(synchronize_session=False)
+        )
+        return rowcount(moved) == 1
+
+
+async def _give_back(db: Database, player_id: str, before: datetime | None) -> None:
+    async with db.writing() as session:
+        await session.execute(
+            update(MailAddress)
+            .where(MailAddress.player_id == player_id)
+            .values(last_digest_at=before)
+            .execution_options(synchronize_session=False)
+        )
+
+
+def _digest(
+    settings: Settings, keys: Keys, player_id: str, address: str, tables: list[tuple[str, str]]
+) -> EmailMessage:
+    base = (settings.PUBLIC_URL or "").rstrip("/")
+    unsubscribe = (
+        f"{base}/api/notices/mail/unsubscribe?token="
+        f"{mail.unsubscribe_token(keys, player_id, address)}"
+    )
+    lines = [f"{title}: {base}/games/{game_id}" for game_id, title in tables]
+    count = "1 table" if len(tables) == 1 else f"{len(tables)} tables"
+    return mail.compose(
+        settings.MAIL_FROM,
+        address,
+        f"Your move at {count}",
+        [f"It is your move at {count} on Campground:", *lines],
+        f"{base}/games/{tables[0][0]}",
+        "Open the first table",
+        unsubscribe,
+    )

@@ -9,6 +9,8 @@ address, so it unsubscribes that address and no other. An address goes into no l
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import re
 from dataclasses import dataclass
@@ -104,18 +106,52 @@ def compose(
     return msg
 
 
-async def send(server: Smtp, msg: EmailMessage, timeout: float) -> bool:
-    """Whether the server took the mail; False (to try again later) when it could not."""
-    try:
-        await aiosmtplib.send(
-            msg,
-            hostname=server.hostname,
-            port=server.port,
-            username=server.username,
-            password=server.password,
-            use_tls=server.use_tls,
-            timeout=timeout,
-        )
-    except (aiosmtplib.SMTPException, OSError, TimeoutError):
-        return False
-    return True
+class Sender:
+    """The mails of one sending pass over one connection to the mail server, opened at the
+    first mail and used in turn (SMTP takes one mail at a time): a pass of a hundred mails
+    costs one connection and greeting, not a hundred. A server that cannot be reached fails
+    the rest of the pass at once, so a mail server down does not hold the pass for a timeout
+    per mail; the failed mails are tried again later."""
+
+    def __init__(self, server: Smtp, timeout: float) -> None:
+        self.server = server
+        self.timeout = timeout
+        self.client: aiosmtplib.SMTP | None = None
+        self.unreachable = False
+        self.lock = asyncio.Lock()
+
+    async def send(self, msg: EmailMessage) -> bool:
+        """Whether the server took the mail; False (to try again later) when it could not."""
+        async with self.lock:
+            if self.unreachable:
+                return False
+            if self.client is None:
+                client = aiosmtplib.SMTP(
+                    hostname=self.server.hostname,
+                    port=self.server.port,
+                    username=self.server.username,
+                    password=self.server.password,
+                    use_tls=self.server.use_tls,
+                    timeout=self.timeout,
+                )
+                try:
+                    await client.connect()
+                except (aiosmtplib.SMTPException, OSError, TimeoutError):
+                    self.unreachable = True
+                    return False
+                self.client = client
+            try:
+                await self.client.send_message(msg)
+            except (aiosmtplib.SMTPException, OSError, TimeoutError):
+                # The connection may be in any state now: the next mail opens another.
+                self.client.close()
+                self.client = None
+                return False
+            return True
+
+    async def close(self) -> None:
+        if self.client is not None:
+            with contextlib.suppress(aiosmtplib.SMTPException, OSError, TimeoutError):
+                await self.client.quit()
+            self.client.close()
+            self.client = None

@@ -67,6 +67,7 @@ class _Known:
     addresses: dict[str, MailAddress]
     mailed: set[tuple[str, str]]
     looking: set[tuple[str, str]]
+    sender: mail.Sender | None  # the pass's one connection to the mail server
 
 
 class Notices:
@@ -80,6 +81,7 @@ class Notices:
         self._kick = asyncio.Event()
         self._task: asyncio.Task | None = None
         self._scanned = 0.0
+        self._passed = 0.0
 
     async def start(self) -> None:
         self._keys = await keys.load(self.db, self.settings.VAPID_PRIVATE_KEY)
@@ -110,7 +112,13 @@ class Notices:
         while True:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._kick.wait(), every)
+            # Kicked after every move that tells someone: on a busy server the notices of
+            # several moves share one pass (its claim, reads and deletes), not one pass each.
+            wait = self._passed + self.settings.NOTICE_GATHER - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
             self._kick.clear()
+            self._passed = time.monotonic()
             try:
                 while await self.send_due() == BATCH:
                     pass
@@ -134,7 +142,11 @@ class Notices:
         if not claimed:
             return 0
         known = await self._read(claimed)
-        await asyncio.gather(*(self._deliver(n, known) for n in claimed))
+        try:
+            await asyncio.gather(*(self._deliver(n, known) for n in claimed))
+        finally:
+            if known.sender is not None:
+                await known.sender.close()
         await self._record(claimed, at)
         return len(claimed)
 
@@ -221,7 +233,12 @@ class Notices:
         looking = await self.presence.looking(
             [(n.game_id, n.player_id) for n in claimed if n.game_id and n.kind != "confirm"]
         )
-        return _Known(games, subs, addresses, mailed, looking)
+        sender = (
+            mail.Sender(self.smtp, self.settings.PUSH_TIMEOUT)
+            if self.smtp is not None and addresses
+            else None
+        )
+        return _Known(games, subs, addresses, mailed, looking, sender)
 
     async def _deliver(self, n: _Claimed, known: _Known) -> None:
         if n.game_id and (n.game_id, n.player_id) in known.looking:
@@ -247,7 +264,8 @@ class Notices:
             and "mail" not in n.done
             and self._mails(n, address, known, by_turns)
         ):
-            sends.append(("mail", self._mail(n, address, game_kind)))
+            assert known.sender is not None  # addresses are read only with a mail server
+            sends.append(("mail", self._mail(n, address, game_kind, known.sender)))
         results = await asyncio.gather(*(call for _, call in sends))
         for (channel, _), ok in zip(sends, results):
             kind = channel.split(":")[0]
@@ -293,7 +311,9 @@ class Notices:
             n.gone.append(sub.id)
         return result != "failed"
 
-    async def _mail(self, n: _Claimed, address: MailAddress, game_kind: str | None) -> bool:
+    async def _mail(
+        self, n: _Claimed, address: MailAddress, game_kind: str | None, sender: mail.Sender
+    ) -> bool:
         base = (self.settings.PUBLIC_URL or "").rstrip("/")
         unsubscribe = (
             f"{base}/api/notices/mail/unsubscribe?token="
@@ -325,9 +345,7 @@ class Notices:
                 "Open the table",
                 unsubscribe,
             )
-        # Addresses are read only with a mail server (``_read``).
-        assert self.smtp is not None
-        ok = await mail.send(self.smtp, msg, self.settings.PUSH_TIMEOUT)
+        ok = await sender.send(msg)
         n.mailed = ok and n.kind != "confirm"
         return ok
 

@@ -145,10 +145,12 @@ class PushService:
 class _Inbox:
     def __init__(self) -> None:
         self.mails: list[tuple[list[str], email.message.EmailMessage]] = []
+        self.peers: list[Any] = []  # each mail's connection (the client's address and port)
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         msg = email.message_from_bytes(envelope.original_content, policy=email.policy.default)
         self.mails.append((list(envelope.rcpt_tos), msg))
+        self.peers.append(session.peer)
         return "250 OK"
 
 

@@ -1,0 +1,64 @@
+"""A sending pass's mails share one connection to the mail server, and a server that cannot
+be reached fails the rest of the pass without a connection tried for each mail."""
+
+from __future__ import annotations
+
+import socket
+
+from email.message import EmailMessage
+
+from app.notices import mail
+from tests.app.notice_parts import MailServer
+
+
+def letter(to: str) -> EmailMessage:
+    return mail.compose(
+        "Campground <noreply@localhost>",
+        to,
+        "Your turn",
+        ["It is your turn."],
+        "https://camp.example/games/g",
+        "Open the table",
+        "https://camp.example/api/notices/mail/unsubscribe?token=t",
+    )
+
+
+async def test_the_mails_of_a_pass_go_over_one_connection():
+    server = MailServer()
+    try:
+        sender = mail.Sender(mail.smtp(server.url), timeout=10)
+        sent = [await sender.send(letter(f"p{i}@example.org")) for i in range(3)]
+        await sender.close()
+        assert sent == [True, True, True]
+        assert [rcpt for rcpt, _ in server.inbox.mails] == [[f"p{i}@example.org"] for i in range(3)]
+        assert len(set(server.inbox.peers)) == 1
+        # The next pass opens a connection of its own.
+        later = mail.Sender(mail.smtp(server.url), timeout=10)
+        assert await later.send(letter("p3@example.org"))
+        await later.close()
+        assert len(set(server.inbox.peers)) == 2
+    finally:
+        server.close()
+
+
+async def test_a_server_that_does_not_answer_is_tried_once_a_pass():
+    # It takes connections and never greets: each would wait its timeout.
+    silent = socket.create_server(("127.0.0.1", 0))
+    try:
+        port = silent.getsockname()[1]
+        sender = mail.Sender(mail.smtp(f"smtp://127.0.0.1:{port}"), timeout=0.5)
+        sent = [await sender.send(letter(f"p{i}@example.org")) for i in range(3)]
+        await sender.close()
+        assert sent == [False, False, False]
+        silent.settimeout(0)
+        accepted = []
+        while True:
+            try:
+                accepted.append(silent.accept()[0])
+            except BlockingIOError:
+                break
+        assert len(accepted) == 1
+        for conn in accepted:
+            conn.close()
+    finally:
+        silent.close()
