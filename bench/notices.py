@@ -8,11 +8,15 @@ PostgreSQL's, dropped after, with a small pool). Each table is a two-seat Let's 
 the turn-based speed "1d", played over HTTP as fast as the server answers (a finished game is
 replaced by a new one for the same two people). The push service is the tests' own
 (``tests/app/notice_parts.py``): it checks each push's VAPID JWT and decrypts its payload.
+It and the mail server run in a process of their own, the push service keeping connections
+alive as real ones do; the players are spread over ``--processes`` processes, so neither the
+receiving nor the playing shares a Python process with the other.
 
 Prints moves/s with notices on and off and their ratio (the target is on >= 0.9x off), the
-server's CPU per move each way (with notices on, the sending's CPU is counted too; the push
-service decrypts in this process, beside the players), each move's answer time, the delay from the move that passes the turn (sent) to its "your turn" push arriving, p50 and p99,
-and the notices (pushes and mails) received per second while the tables with notices played.
+server's CPU per move each way (with notices on, the sending's CPU is counted too), the CPU
+the players' and the receivers' processes used a second, each move's answer time, the delay
+from the move that passes the turn (sent) to its "your turn" push arriving, p50 and p99, and
+the notices (pushes and mails) received per second while the tables with notices played.
 
     .venv/bin/python bench/notices.py                        # 1,000 tables, 30 s each way
     .venv/bin/python bench/notices.py --tables 100 --seconds 20
@@ -22,11 +26,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import os
+import ssl
 import sys
 import tempfile
 import time
-from collections import defaultdict, deque
+from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 import httpx
@@ -56,74 +64,85 @@ SETTINGS = {
     "RATE_NOTICES": "off",
     "RATE_NOTICES_PER_ADDRESS": "off",
 }
+# Spawned, not forked: the players' processes start while the bench's own loop runs.
+SPAWN = multiprocessing.get_context("spawn")
 
 
 class Timed(PushService):
-    """The tests' push service, noting when each push arrived."""
+    """The tests' push service, noting when each push arrived (``time.monotonic`` is the
+    machine's, so the players' processes can compare it with when they sent a move)."""
 
     def __init__(self) -> None:
-        super().__init__()
-        self.arrived: list[tuple[float, str, dict]] = []
+        super().__init__(keep_alive=True)
+        self.arrived: list[tuple[float, str, str, str]] = []  # (when, path, title, url)
 
     def receive(self, path, headers, body) -> int:
         status = super().receive(path, headers, body)
         if status < 300:
-            self.arrived.append((time.monotonic(), path, self.received[-1][1]))
+            payload = self.received[-1][1]
+            self.arrived.append((time.monotonic(), path, payload["title"], payload["url"]))
         return status
 
 
-class Run:
-    def __init__(self, base: str, seconds: float, server: int):
-        self.server = server  # the server's process id, for its CPU
-        self.http = httpx.AsyncClient(
-            base_url=base, timeout=60, limits=httpx.Limits(max_connections=100)
-        )
-        self.seconds = seconds
+def receivers(conn: Connection) -> None:
+    """The push service and the mail server, in a process of their own, answering the
+    bench's requests over ``conn`` until told to close."""
+    push, mail = Timed(), MailServer()
+    conn.send((push.origin, mail.url))
+    try:
+        while True:
+            ask, *args = conn.recv()
+            if ask == "devices":
+                devices = [push.device() for _ in range(args[0])]
+                conn.send(
+                    [
+                        (d.subscription(["turn", "ended"]), d.endpoint.removeprefix(push.origin))
+                        for d in devices
+                    ]
+                )
+            elif ask == "counts":
+                conn.send((len(push.arrived), len(mail.inbox.mails)))
+            elif ask == "report":
+                conn.send((push.arrived, len(push.refused), len(mail.inbox.mails)))
+            else:
+                return
+    finally:
+        push.close()
+        mail.close()
+
+
+class Player:
+    """One process's share of the tables, each table over a connection of its own: one
+    ``httpx`` pool for them all scans its connections for every request, and with a hundred
+    waiting that scan, not the server, was most of a move's time."""
+
+    def __init__(self) -> None:
         self.moves = 0
         self.answers: list[float] = []  # seconds each move took to be answered
         self.errors: defaultdict[str, int] = defaultdict(int)
-        # (push path, game id): when each move that passed that player the turn was sent.
-        self.passes: defaultdict[tuple[str, str], deque[float]] = defaultdict(deque)
+        # (push path, game id, sent): each move that passed that player the turn.
+        self.passes: list[tuple[str, str, float]] = []
 
-    async def guest(self, name: str) -> dict:
-        r = await self.http.post("/api/players", json={"name": name})
-        r.raise_for_status()
-        body = r.json()
-        return {"id": body["id"], "headers": {"Authorization": f"Bearer {body['token']}"}}
-
-    async def table(self, a: dict, b: dict) -> str:
-        r = await self.http.post(
-            "/api/lobbies", json={"game": GAME, "speed": SPEED}, headers=a["headers"]
-        )
-        r.raise_for_status()
-        lobby = r.json()
-        r = await self.http.post(
-            "/api/lobbies/join", json={"invite_code": lobby["invite_code"]}, headers=b["headers"]
-        )
-        r.raise_for_status()
-        r = await self.http.post(f"/api/lobbies/{lobby['id']}/start", headers=a["headers"])
-        r.raise_for_status()
-        return r.json()["game_id"]
-
-    async def play(self, pair: list[dict], until: float) -> None:
+    async def play(self, http: httpx.AsyncClient, pair: list[dict], until: float) -> None:
         """The two people of a table take their turns until ``until``."""
         game_id: str | None = pair[0]["game_id"]
         view: dict | None = None
         while time.monotonic() < until:
             try:
                 if game_id is None:
-                    game_id, view = await self.table(*pair), None
+                    game_id, view = await table(http, *pair), None
                 if view is None or view["you"] not in view["to_act"]:
-                    states = [
-                        await self.http.get(f"/api/games/{game_id}/state", headers=p["headers"])
-                        for p in pair
-                    ]
-                    state = next(
-                        s.json()
-                        for s in states
-                        if s.json()["view"]["you"] in s.json()["view"]["to_act"]
-                        or s.json()["view"]["outcome"]
-                    )
+                    # The other seat is most often the one to act next: asked first, and
+                    # the mover's state only when it is not.
+                    order = pair if view is None else [pair[1 - view["you"]], pair[view["you"]]]
+                    for p in order:
+                        r = await http.get(f"/api/games/{game_id}/state", headers=p["headers"])
+                        state = r.json()
+                        if (
+                            state["view"]["you"] in state["view"]["to_act"]
+                            or state["view"]["outcome"]
+                        ):
+                            break
                     view, version = state["view"], state["version"]
                 if view["outcome"]:
                     game_id = None
@@ -131,7 +150,7 @@ class Run:
                 mover = pair[view["you"]]
                 move = next(m["move"] for m in view["legal_moves"] if m["move"]["type"] != "undo")
                 sent = time.monotonic()
-                r = await self.http.post(
+                r = await http.post(
                     f"/api/games/{game_id}/moves",
                     headers=mover["headers"],
                     json={"move": move, "expect_version": version},
@@ -147,38 +166,76 @@ class Run:
                 if view["you"] not in view["to_act"] and not view["outcome"]:
                     other = pair[1 - view["you"]]
                     if "push" in other:
-                        self.passes[(other["push"], game_id)].append(sent)
+                        self.passes.append((other["push"], game_id, sent))
             except httpx.HTTPError as exc:
                 self.errors[type(exc).__name__] += 1
                 view = None
 
-    async def phase(self, pairs: list[list[dict]]) -> tuple[float, float, float]:
-        """Every table plays for ``seconds``: (moves/s, the server's CPU ms per move, the
-        window's start)."""
-        self.moves = 0
-        started, cpu = time.monotonic(), process_cpu(tree(self.server))
-        await asyncio.gather(*(self.play(pair, started + self.seconds) for pair in pairs))
-        cpu = process_cpu(tree(self.server)) - cpu
-        return (self.moves / (time.monotonic() - started), 1000 * cpu / max(1, self.moves), started)
+
+def play_share(base: str, pairs: list[list[dict]], start: float, seconds: float) -> dict:
+    """In a players' process: the share's tables play from ``start`` for ``seconds``."""
+
+    async def run() -> dict:
+        tls = ssl.create_default_context()  # one for all the clients: each would load its own
+        clients = [
+            httpx.AsyncClient(
+                base_url=base, timeout=60, limits=httpx.Limits(max_connections=1), verify=tls
+            )
+            for _ in pairs
+        ]
+        cpu = time.process_time()
+        player = Player()
+        try:
+            await asyncio.sleep(max(0.0, start - time.monotonic()))
+            await asyncio.gather(
+                *(player.play(http, pair, start + seconds) for http, pair in zip(clients, pairs))
+            )
+        finally:
+            await asyncio.gather(*(http.aclose() for http in clients))
+        return {
+            "moves": player.moves,
+            "answers": player.answers,
+            "passes": player.passes,
+            "errors": dict(player.errors),
+            "cpu": time.process_time() - cpu,
+        }
+
+    return asyncio.run(run())
+
+
+async def guest(http: httpx.AsyncClient, name: str) -> dict:
+    r = await http.post("/api/players", json={"name": name})
+    r.raise_for_status()
+    body = r.json()
+    return {"id": body["id"], "headers": {"Authorization": f"Bearer {body['token']}"}}
+
+
+async def table(http: httpx.AsyncClient, a: dict, b: dict) -> str:
+    r = await http.post("/api/lobbies", json={"game": GAME, "speed": SPEED}, headers=a["headers"])
+    r.raise_for_status()
+    lobby = r.json()
+    r = await http.post(
+        "/api/lobbies/join", json={"invite_code": lobby["invite_code"]}, headers=b["headers"]
+    )
+    r.raise_for_status()
+    r = await http.post(f"/api/lobbies/{lobby['id']}/start", headers=a["headers"])
+    r.raise_for_status()
+    return r.json()["game_id"]
 
 
 async def set_up(
-    run: Run, tables: int, push: Timed | None, mail_url: str | None
+    http: httpx.AsyncClient, tables: int, devices: list | None, mail_url: str | None
 ) -> list[list[dict]]:
     gate = asyncio.Semaphore(20)
 
     async def person(i: int) -> dict:
         async with gate:
-            p = await run.guest(f"P{i}")
-            if push is not None:
-                device = push.device()
-                r = await run.http.put(
-                    "/api/notices/push",
-                    headers=p["headers"],
-                    json=device.subscription(["turn", "ended"]),
-                )
+            p = await guest(http, f"P{i}")
+            if devices is not None:
+                subscription, path = devices[i]
+                r = await http.put("/api/notices/push", headers=p["headers"], json=subscription)
                 r.raise_for_status()
-                p["push"] = device.endpoint.removeprefix(push.origin)
+                p["push"] = path
             return p
 
     people = await asyncio.gather(*(person(i) for i in range(2 * tables)))
@@ -200,57 +257,122 @@ async def set_up(
 
     async def seat(pair: list[dict]) -> None:
         async with gate:
-            pair[0]["game_id"] = await run.table(*pair)
+            pair[0]["game_id"] = await table(http, *pair)
 
     await asyncio.gather(*(seat(pair) for pair in pairs))
     return pairs
 
 
-async def measure(server, url: str, args, push: Timed, mail: MailServer) -> None:
-    run = Run(server[1], args.seconds, server[0].pid)
+class Phase:
+    """One way (notices on or off): every table plays for ``seconds`` at once, the tables
+    dealt out to the players' processes."""
+
+    def __init__(self, pool: ProcessPoolExecutor, processes: int, base: str, server: int):
+        self.pool, self.processes, self.base, self.server = pool, processes, base, server
+
+    async def run(self, pairs: list[list[dict]], seconds: float) -> dict:
+        loop = asyncio.get_running_loop()
+        start = time.monotonic() + 2  # every process ready before the clock starts
+        shares = [pairs[k :: self.processes] for k in range(self.processes)]
+        calls = [
+            loop.run_in_executor(self.pool, play_share, self.base, share, start, seconds)
+            for share in shares
+        ]
+        await asyncio.sleep(max(0.0, start - time.monotonic()))
+        cpu = process_cpu(tree(self.server))
+        results = await asyncio.gather(*calls)
+        took = time.monotonic() - start
+        cpu = process_cpu(tree(self.server)) - cpu
+        moves = sum(r["moves"] for r in results)
+        errors: defaultdict[str, int] = defaultdict(int)
+        for r in results:
+            for k, v in r["errors"].items():
+                errors[k] += v
+        return {
+            "rate": moves / took,
+            "cpu_ms": 1000 * cpu / max(1, moves),
+            "answers": [a for r in results for a in r["answers"]],
+            "passes": [p for r in results for p in r["passes"]],
+            "errors": dict(errors),
+            "players_cpu": sum(r["cpu"] for r in results),
+            "start": start,
+            "took": took,
+        }
+
+
+async def measure(server, url: str, args, conn: Connection, receiving: int) -> None:
+    base, server_pid = server[1], server[0].pid
     load = os.getloadavg()[0]
+    http = httpx.AsyncClient(base_url=base, timeout=60, limits=httpx.Limits(max_connections=100))
     try:
-        quiet = await set_up(run, args.tables, None, None)
-        told = await set_up(run, args.tables, push, url)
-        off, off_cpu, _ = await run.phase(quiet)
-        answers, run.answers = run.answers, []
-        sent_before = len(push.arrived) + len(mail.inbox.mails)
-        on, on_cpu, started = await run.phase(told)
-        ended = time.monotonic()
-        sent = len(push.arrived) + len(mail.inbox.mails) - sent_before
-        await asyncio.sleep(3)  # the last moves' pushes
+        conn.send(("devices", 2 * args.tables))
+        devices = conn.recv()
+        quiet = await set_up(http, args.tables, None, None)
+        told = await set_up(http, args.tables, devices, url)
     finally:
-        await run.http.aclose()
+        await http.aclose()
+    with ProcessPoolExecutor(args.processes, mp_context=SPAWN) as pool:
+        # The processes start (and import) before either way is timed.
+        list(pool.map(time.sleep, [0.5] * args.processes))
+        phase = Phase(pool, args.processes, base, server_pid)
+        off = await phase.run(quiet, args.seconds)
+        conn.send(("counts",))
+        before = sum(conn.recv())
+        receiving_cpu = process_cpu([receiving])
+        on = await phase.run(told, args.seconds)
+        receiving_cpu = process_cpu([receiving]) - receiving_cpu
+        conn.send(("counts",))
+        sent = sum(conn.recv()) - before
+        await asyncio.sleep(3)  # the last moves' pushes
+    conn.send(("report",))
+    arrived, refused, mails = conn.recv()
+    sent_at: defaultdict[tuple[str, str], list[float]] = defaultdict(list)
+    for path, game_id, at in on["passes"]:
+        sent_at[(path, game_id)].append(at)
+    for queue in sent_at.values():
+        queue.sort(reverse=True)
     delays = []
-    for at, path, payload in push.arrived:
-        if not payload["title"].startswith("Your turn"):
+    for at, path, title, link in sorted(arrived):
+        if not title.startswith("Your turn"):
             continue
-        queue = run.passes.get((path, payload["url"].removeprefix("/games/")))
+        queue = sent_at.get((path, link.removeprefix("/games/")))
         if queue:
-            delays.append(at - queue.popleft())
+            delays.append(at - queue.pop())
+    ratio = on["rate"] / off["rate"]
     print(
         f"{args.tables} tables each way, {args.seconds:g} s each, {GAME} at {SPEED}, "
-        f"PostgreSQL, 1 instance; load average {load:.1f} at the start, "
-        f"{os.getloadavg()[0]:.1f} at the end"
+        f"PostgreSQL, 1 instance, players in {args.processes} processes; load average "
+        f"{load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end"
     )
-    print(f"moves/s notices off      {off:8.1f}")
-    print(f"moves/s notices on       {on:8.1f}  ({on / off:.2f}x off; target >= 0.9x)")
-    print(f"server CPU ms per move   {off_cpu:8.1f} off, {on_cpu:.1f} on (sending included)")
+    print(f"moves/s notices off      {off['rate']:8.1f}")
+    print(f"moves/s notices on       {on['rate']:8.1f}  ({ratio:.2f}x off; target >= 0.9x)")
     print(
-        f"move answered ms p50/p99 {percentile(answers, 0.5) * 1000:8.0f} / "
-        f"{percentile(answers, 0.99) * 1000:.0f} off, {percentile(run.answers, 0.5) * 1000:.0f}"
-        f" / {percentile(run.answers, 0.99) * 1000:.0f} on"
+        f"server CPU ms per move   {off['cpu_ms']:8.1f} off, {on['cpu_ms']:.1f} on "
+        "(sending included)"
+    )
+    players = (off["players_cpu"] + on["players_cpu"]) / (off["took"] + on["took"])
+    print(
+        f"bench CPU s a second     {players:8.2f} players, "
+        f"{receiving_cpu / on['took']:.2f} push service and mail server (notices on)"
+    )
+    print(
+        f"move answered ms p50/p99 {percentile(off['answers'], 0.5) * 1000:8.0f} / "
+        f"{percentile(off['answers'], 0.99) * 1000:.0f} off, "
+        f"{percentile(on['answers'], 0.5) * 1000:.0f} / "
+        f"{percentile(on['answers'], 0.99) * 1000:.0f} on"
     )
     print(
         f"move to push ms p50/p99  {percentile(delays, 0.5) * 1000:8.0f} / "
         f"{percentile(delays, 0.99) * 1000:.0f}  ({len(delays)} 'your turn' pushes)"
     )
-    mails = len(mail.inbox.mails)
     print(
-        f"notices sent/s           {sent / (ended - started):8.1f}  (pushes "
-        f"{len(push.arrived)}, mails {mails} in all; refused {len(push.refused)})"
+        f"notices sent/s           {sent / on['took']:8.1f}  (pushes "
+        f"{len(arrived)}, mails {mails} in all; refused {refused})"
     )
-    print(f"errors                   {sum(run.errors.values()):8} {dict(run.errors)}")
+    errors = {
+        k: off["errors"].get(k, 0) + on["errors"].get(k, 0) for k in off["errors"] | on["errors"]
+    }
+    print(f"errors                   {sum(errors.values()):8} {errors}")
 
 
 def main() -> int:
@@ -259,18 +381,24 @@ def main() -> int:
     )
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=30, help="each way, on and off")
+    parser.add_argument(
+        "--processes", type=int, default=2, help="processes the players are spread over"
+    )
     parser.add_argument("--postgres", default=DEFAULT_POSTGRES, metavar="URL")
     args = parser.parse_args()
-    push, mail = Timed(), MailServer()
+    conn, theirs = SPAWN.Pipe()
+    receiving = SPAWN.Process(target=receivers, args=(theirs,), daemon=True)
+    receiving.start()
     try:
+        _, mail_url = conn.recv()
         with tempfile.TemporaryDirectory() as tmp, database(args.postgres, tmp) as url:
             upgrade(url)
-            settings = SETTINGS | {"SMTP_URL": mail.url}
+            settings = SETTINGS | {"SMTP_URL": mail_url}
             with servers(url, 1, 1, None, settings=settings) as up:
-                asyncio.run(measure(up[0], url, args, push, mail))
+                asyncio.run(measure(up[0], url, args, conn, receiving.pid))
     finally:
-        push.close()
-        mail.close()
+        conn.send(("close",))
+        receiving.join(10)
     return 0
 
 

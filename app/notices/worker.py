@@ -20,6 +20,7 @@ from typing import Any
 
 import aiohttp
 from sqlalchemy import delete, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import metrics
 from app.config import Settings
@@ -120,8 +121,10 @@ class Notices:
             self._kick.clear()
             self._passed = time.monotonic()
             try:
-                while await self.send_due() == BATCH:
-                    pass
+                # Behind (a full batch): the next batch at once, without looking first.
+                claimed = await self.send_due()
+                while claimed == BATCH:
+                    claimed = await self.send_due(look_first=False)
                 if time.monotonic() - self._scanned >= self.settings.NOTICE_SCAN_EVERY:
                     self._scanned = time.monotonic()
                     await self.scan()
@@ -135,13 +138,16 @@ class Notices:
         if self.smtp is not None and self._keys is not None:
             await digests.send_due(self.db, self.settings, self.smtp, self.keys, at)
 
-    async def send_due(self) -> int:
-        """Send the notices due now; how many were claimed."""
+    async def send_due(self, look_first: bool = True) -> int:
+        """Send the notices due now; how many were claimed. ``look_first``: a read first, as
+        most polls find nothing and need take no write lock to learn it."""
         at = now()
-        claimed = await self._claim(at)
-        if not claimed:
+        if look_first and not await self._any_due(at):
             return 0
-        known = await self._read(claimed)
+        got = await self._claim(at)
+        if got is None:
+            return 0
+        claimed, known = got
         try:
             await asyncio.gather(*(self._deliver(n, known) for n in claimed))
         finally:
@@ -150,7 +156,15 @@ class Notices:
         await self._record(claimed, at)
         return len(claimed)
 
-    async def _claim(self, at: datetime) -> list[_Claimed]:
+    async def _any_due(self, at: datetime) -> bool:
+        async with self.db.session() as session:
+            found = await session.scalar(select(Notice.id).where(Notice.next_try_at <= at).limit(1))
+        return found is not None
+
+    async def _claim(self, at: datetime) -> tuple[list[_Claimed], _Known] | None:
+        """The batch claimed (None when nothing was due), and what its sending needs read in
+        the same transaction: one wait for a pooled connection, not two, on a server whose
+        moves keep the pool busy."""
         due = (
             select(Notice.id)
             .where(Notice.next_try_at <= at)
@@ -158,13 +172,6 @@ class Notices:
             .limit(BATCH)
             .with_for_update(skip_locked=True)
         )
-        # A read first: most polls find nothing, and need take no write lock to learn it.
-        async with self.db.session() as session:
-            if (
-                await session.scalar(select(Notice.id).where(Notice.next_try_at <= at).limit(1))
-                is None
-            ):
-                return []
         async with self.db.writing() as session:
             rows = (
                 await session.execute(
@@ -184,61 +191,66 @@ class Notices:
                     .execution_options(synchronize_session=False)
                 )
             ).all()
-        return [_Claimed(*row) for row in rows]
+            claimed = [_Claimed(*row) for row in rows]
+            known = await self._read(session, claimed) if claimed else None
+        if known is None:
+            return None
+        # Asked once the connection is back in the pool: presence may be a network away.
+        known.looking = await self.presence.looking(
+            [(n.game_id, n.player_id) for n in claimed if n.game_id and n.kind != "confirm"]
+        )
+        return claimed, known
 
-    async def _read(self, claimed: list[_Claimed]) -> _Known:
+    async def _read(self, session: AsyncSession, claimed: list[_Claimed]) -> _Known:
+        """What the batch's sending needs (``looking`` is filled in after)."""
         players = {n.player_id for n in claimed}
         game_ids = {n.game_id for n in claimed if n.game_id}
         cutoff = now() - timedelta(seconds=self.settings.MAIL_EVERY)
-        async with self.db.session() as session:
-            games = {
-                g: (k, turn_based(speed, t))
-                for g, k, speed, t in (
+        games = {
+            g: (k, turn_based(speed, t))
+            for g, k, speed, t in (
+                await session.execute(
+                    select(Game.id, Game.kind, Game.speed, Game.turn_seconds).where(
+                        Game.id.in_(game_ids)
+                    )
+                )
+            ).all()
+        }
+        subs: dict[str, list[PushSubscription]] = {}
+        for sub in await session.scalars(
+            select(PushSubscription).where(PushSubscription.player_id.in_(players))
+        ):
+            subs.setdefault(sub.player_id, []).append(sub)
+        addresses = (
+            {
+                a.player_id: a
+                for a in await session.scalars(
+                    select(MailAddress).where(MailAddress.player_id.in_(players))
+                )
+            }
+            if self.smtp
+            else {}
+        )
+        mailed = (
+            {
+                (p, g)
+                for p, g in (
                     await session.execute(
-                        select(Game.id, Game.kind, Game.speed, Game.turn_seconds).where(
-                            Game.id.in_(game_ids)
+                        select(MailSent.player_id, MailSent.game_id).where(
+                            MailSent.player_id.in_(players), MailSent.sent_at > cutoff
                         )
                     )
                 ).all()
             }
-            subs: dict[str, list[PushSubscription]] = {}
-            for sub in await session.scalars(
-                select(PushSubscription).where(PushSubscription.player_id.in_(players))
-            ):
-                subs.setdefault(sub.player_id, []).append(sub)
-            addresses = (
-                {
-                    a.player_id: a
-                    for a in await session.scalars(
-                        select(MailAddress).where(MailAddress.player_id.in_(players))
-                    )
-                }
-                if self.smtp
-                else {}
-            )
-            mailed = (
-                {
-                    (p, g)
-                    for p, g in (
-                        await session.execute(
-                            select(MailSent.player_id, MailSent.game_id).where(
-                                MailSent.player_id.in_(players), MailSent.sent_at > cutoff
-                            )
-                        )
-                    ).all()
-                }
-                if addresses
-                else set()
-            )
-        looking = await self.presence.looking(
-            [(n.game_id, n.player_id) for n in claimed if n.game_id and n.kind != "confirm"]
+            if addresses
+            else set()
         )
         sender = (
             mail.Sender(self.smtp, self.settings.PUSH_TIMEOUT)
             if self.smtp is not None and addresses
             else None
         )
-        return _Known(games, subs, addresses, mailed, looking, sender)
+        return _Known(games, subs, addresses, mailed, set(), sender)
 
     async def _deliver(self, n: _Claimed, known: _Known) -> None:
         if n.game_id and (n.game_id, n.player_id) in known.looking:

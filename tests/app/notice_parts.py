@@ -63,9 +63,10 @@ class Device:
 class PushService:
     """Stands in for a push service on 127.0.0.1: each device has a path; a push is accepted
     only with a valid VAPID JWT for this service's origin, and its payload decrypted with the
-    device's keys. ``answer[path]`` sets the status (201, 410, 500…); ``gate`` holds the answers."""
+    device's keys. ``answer[path]`` sets the status (201, 410, 500…); ``gate`` holds the answers.
+    ``keep_alive``: HTTP/1.1, a connection kept for the next push, as real push services do."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep_alive: bool = False) -> None:
         self.devices: dict[str, Device] = {}
         self.received: list[tuple[str, dict]] = []
         self.refused: list[str] = []
@@ -80,6 +81,8 @@ class PushService:
         service = self
 
         class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1" if keep_alive else "HTTP/1.0"
+
             def log_message(self, *args: Any) -> None:
                 pass
 
@@ -90,6 +93,7 @@ class PushService:
                 time.sleep(service.delay)
                 service.waiting -= 1
                 self.send_response(service.receive(self.path, self.headers, body))
+                self.send_header("Content-Length", "0")
                 self.end_headers()
 
         class Server(ThreadingHTTPServer):
