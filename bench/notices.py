@@ -137,12 +137,18 @@ class Player:
                     order = pair if view is None else [pair[1 - view["you"]], pair[view["you"]]]
                     for p in order:
                         r = await http.get(f"/api/games/{game_id}/state", headers=p["headers"])
+                        if r.status_code != 200:
+                            break
                         state = r.json()
                         if (
                             state["view"]["you"] in state["view"]["to_act"]
                             or state["view"]["outcome"]
                         ):
                             break
+                    if r.status_code != 200:
+                        self.errors[f"{r.status_code}"] += 1
+                        view = None
+                        continue
                     view, version = state["view"], state["version"]
                 if view["outcome"]:
                     game_id = None

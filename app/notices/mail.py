@@ -107,51 +107,55 @@ def compose(
 
 
 class Sender:
-    """The mails of one sending pass over one connection to the mail server, opened at the
-    first mail and used in turn (SMTP takes one mail at a time): a pass of a hundred mails
-    costs one connection and greeting, not a hundred. A server that cannot be reached fails
-    the rest of the pass at once, so a mail server down does not hold the pass for a timeout
-    per mail; the failed mails are tried again later."""
+    """The mails of one sending pass over a few connections to the mail server, each opened
+    at need and used again for the next mail (SMTP takes one mail at a time on a
+    connection): a pass of a hundred mails costs a few connections and greetings, not a
+    hundred. A server that cannot be reached fails the rest of the pass at once, so a mail
+    server down does not hold the pass for a timeout per mail; those mails are tried again
+    later."""
 
-    def __init__(self, server: Smtp, timeout: float) -> None:
+    def __init__(self, server: Smtp, timeout: float, connections: int = 8) -> None:
         self.server = server
         self.timeout = timeout
-        self.client: aiosmtplib.SMTP | None = None
+        self.idle: list[aiosmtplib.SMTP] = []
+        self.free = asyncio.Semaphore(connections)
         self.unreachable = False
-        self.lock = asyncio.Lock()
 
     async def send(self, msg: EmailMessage) -> bool:
         """Whether the server took the mail; False (to try again later) when it could not."""
-        async with self.lock:
-            if self.unreachable:
+        async with self.free:
+            client = self.idle.pop() if self.idle else await self._connect()
+            if client is None:
                 return False
-            if self.client is None:
-                client = aiosmtplib.SMTP(
-                    hostname=self.server.hostname,
-                    port=self.server.port,
-                    username=self.server.username,
-                    password=self.server.password,
-                    use_tls=self.server.use_tls,
-                    timeout=self.timeout,
-                )
-                try:
-                    await client.connect()
-                except (aiosmtplib.SMTPException, OSError, TimeoutError):
-                    self.unreachable = True
-                    return False
-                self.client = client
             try:
-                await self.client.send_message(msg)
+                await client.send_message(msg)
             except (aiosmtplib.SMTPException, OSError, TimeoutError):
-                # The connection may be in any state now: the next mail opens another.
-                self.client.close()
-                self.client = None
+                client.close()  # in any state now: the next mail opens another
                 return False
+            self.idle.append(client)
             return True
 
+    async def _connect(self) -> aiosmtplib.SMTP | None:
+        if self.unreachable:
+            return None
+        client = aiosmtplib.SMTP(
+            hostname=self.server.hostname,
+            port=self.server.port,
+            username=self.server.username,
+            password=self.server.password,
+            use_tls=self.server.use_tls,
+            timeout=self.timeout,
+        )
+        try:
+            await client.connect()
+        except (aiosmtplib.SMTPException, OSError, TimeoutError):
+            self.unreachable = True
+            return None
+        return client
+
     async def close(self) -> None:
-        if self.client is not None:
+        for client in self.idle:
             with contextlib.suppress(aiosmtplib.SMTPException, OSError, TimeoutError):
-                await self.client.quit()
-            self.client.close()
-            self.client = None
+                await client.quit()
+            client.close()
+        self.idle = []

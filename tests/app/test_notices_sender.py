@@ -1,8 +1,9 @@
-"""A sending pass's mails share one connection to the mail server, and a server that cannot
+"""A sending pass reuses its connections to the mail server, and a server that cannot
 be reached fails the rest of the pass without a connection tried for each mail."""
 
 from __future__ import annotations
 
+import asyncio
 import socket
 
 from email.message import EmailMessage
@@ -37,6 +38,18 @@ async def test_the_mails_of_a_pass_go_over_one_connection():
         assert await later.send(letter("p3@example.org"))
         await later.close()
         assert len(set(server.inbox.peers)) == 2
+    finally:
+        server.close()
+
+
+async def test_mails_sent_at_once_share_a_few_connections():
+    server = MailServer()
+    try:
+        sender = mail.Sender(mail.smtp(server.url), timeout=10, connections=3)
+        sent = await asyncio.gather(*(sender.send(letter(f"p{i}@example.org")) for i in range(20)))
+        await sender.close()
+        assert all(sent) and len(server.inbox.mails) == 20
+        assert 1 <= len(set(server.inbox.peers)) <= 3
     finally:
         server.close()
 
