@@ -79,6 +79,7 @@ class Notices:
         self.smtp = mail.smtp(settings.SMTP_URL) if settings.SMTP_URL else None
         self._keys: Keys | None = None
         self.http: aiohttp.ClientSession | None = None
+        self.signatures: push.Signatures | None = None
         self._kick = asyncio.Event()
         self._task: asyncio.Task | None = None
         self._scanned = 0.0
@@ -86,6 +87,7 @@ class Notices:
 
     async def start(self) -> None:
         self._keys = await keys.load(self.db, self.settings.VAPID_PRIVATE_KEY)
+        self.signatures = push.Signatures(self._keys.vapid, self.settings.VAPID_SUBJECT)
         self.http = aiohttp.ClientSession()
         self.presence.start()
         if self.settings.NOTICE_POLL:
@@ -310,14 +312,9 @@ class Notices:
         return mails
 
     async def _push(self, sub: PushSubscription, payload: dict, n: _Claimed) -> bool:
-        assert self.http is not None, "the notices were not started"
+        assert self.http is not None and self.signatures is not None, "notices not started"
         result = await push.send(
-            self.http,
-            self.keys,
-            self.settings.VAPID_SUBJECT,
-            sub,
-            payload,
-            self.settings.PUSH_TIMEOUT,
+            self.http, self.signatures, sub, payload, self.settings.PUSH_TIMEOUT
         )
         if result == "gone":
             n.gone.append(sub.id)
