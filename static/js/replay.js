@@ -63,12 +63,12 @@ export function replayBox(gameId, last, renderer, seatName, seatBadge) {
     slider.value = at;
     where.textContent = at === 0 ? `Setup · ${last} moves` : `After move ${at} of ${last}`;
     if (shown === at) return;
-    shown = at;
+    const asked = (shown = at);
     try {
-      const { view } = await api("GET", withInvite(`/api/games/${gameId}/replay?at=${at}`));
-      if (shown !== at) return; // a later step was asked for meanwhile
-      const marks = lastMove(previous?.at === at - 1 ? previous.view : null, view);
-      previous = { at, view };
+      const { view } = await api("GET", withInvite(`/api/games/${gameId}/replay?at=${asked}`));
+      if (shown !== asked) return; // another step was asked for meanwhile: its answer is drawn
+      const marks = lastMove(previous?.at === asked - 1 ? previous.view : null, view);
+      previous = { at: asked, view };
       drawn = { view, marks };
       draw();
     } catch (err) {

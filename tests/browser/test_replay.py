@@ -1,8 +1,10 @@
 """The replay of an ended game: dragging its slider asks the server for the step it rests on,
-not for every step it passes (replays are rate-limited); Hike's replay fills its width."""
+not for every step it passes (replays are rate-limited); the step asked for last is the one
+shown, however its answers arrive; Hike's replay fills its width."""
 
 from __future__ import annotations
 
+import functools
 import time
 
 from playwright.sync_api import expect
@@ -44,3 +46,42 @@ def test_dragging_the_slider_asks_for_the_step_it_rests_on(new_page, server_url)
         table.locator(".hike-others").bounding_box(),
     )
     assert others["x"] - hike["x"] < 1 and others["width"] > 0.95 * hike["width"], (hike, others)
+
+
+def test_a_late_answer_for_an_earlier_step_does_not_replace_the_last_one_asked_for(
+    new_page, server_url
+):
+    game_id, token = ended_game(server_url, "hike", "conceded")
+    page = new_page("/")
+    page.context.add_cookies([{"name": COOKIE, "value": token, "url": server_url}])
+
+    @functools.cache
+    def pile(k: int) -> int:
+        return page.request.get(f"/api/games/{game_id}/replay?at={k}").json()["view"]["draw_pile"]
+
+    # Two steps in a row whose tables differ: the draw pile shrinks with a draw.
+    k = next(k for k in range(1, 60) if pile(k) != pile(k - 1))
+    # Step k - 1's answer is held back in the page, so it arrives after step k's.
+    page.add_init_script(
+        f"""{{
+          const fetched = window.fetch;
+          window.fetch = async (...args) => {{
+            const answer = await fetched(...args);
+            if (String(args[0]).endsWith("/replay?at={k - 1}")) {{
+              await new Promise((done) => setTimeout(done, 800));
+            }}
+            return answer;
+          }};
+        }}"""
+    )
+    page.goto(f"/games/{game_id}")
+    replay = page.get_by_test_id("replay")
+    replay.get_by_test_id("replay-open").click()
+    expect(replay.get_by_test_id("replay-at")).to_contain_text("After move")
+    with page.expect_request(f"**/replay?at={k - 1}"):
+        replay.get_by_test_id("replay-slider").fill(str(k - 1))
+    replay.get_by_test_id("replay-next").click()
+    page.wait_for_timeout(1500)
+    expect(replay.get_by_test_id("replay-at")).to_contain_text(f"After move {k} of")
+    shown = replay.get_by_test_id("replay-table").get_by_test_id("draw-pile").locator("strong")
+    expect(shown).to_have_text(str(pile(k)))
