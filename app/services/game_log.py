@@ -33,9 +33,11 @@ def rows(game_id: str, first: int, entries: Sequence[Event]) -> list[dict[str, A
 
 INSERT = Prepared(insert(table_of(LogEntry)))
 
+# Bounded by the length the game's row gave: a move committed between reading the row and its
+# log would otherwise put its entries under the older version.
 _LATEST = (
     select(LogEntry.seat, LogEntry.text)
-    .where(LogEntry.game_id == bindparam("game_id"))
+    .where(LogEntry.game_id == bindparam("game_id"), LogEntry.n < bindparam("length"))
     .order_by(LogEntry.n.desc())
     .limit(SHOWN)
 )
@@ -82,10 +84,12 @@ async def tail(session: Any, conn: Any, game_id: str, length: int) -> Tail:
     if conn is not None:
         found = [
             tuple(r)
-            for r in await conn.fetch(_LATEST_PG.sql, *_LATEST_PG.args({"game_id": game_id}))
+            for r in await conn.fetch(
+                _LATEST_PG.sql, *_LATEST_PG.args({"game_id": game_id, "length": length})
+            )
         ]
     else:
-        found = (await session.execute(_LATEST, {"game_id": game_id})).all()
+        found = (await session.execute(_LATEST, {"game_id": game_id, "length": length})).all()
     return Tail(_events(found), length)
 
 

@@ -1,9 +1,11 @@
 """A game's log on the wire: a view carries its latest entries and its length, a patch appends
 the new entries, and older ones come a page at a time."""
 
+import asyncio
 import random
 import threading
 
+from app.db import Database
 from app.services import game_log
 from app.services.game_log import SHOWN
 from engine.core import log_view, play
@@ -90,3 +92,24 @@ def test_a_page_is_made_off_the_event_loop(live, monkeypatch):
     r = live.client().get(f"/api/games/{game_id}/log", params={"before": 1})
     assert r.status_code == 200 and r.json()["entries"]
     assert [t.name.split("_")[0] for t in made] == ["pages"] and live.thread not in made
+
+
+def test_a_log_read_after_a_newer_move_keeps_to_the_rows_length(live, database_url):
+    """A game's row and its log are read by two statements: a move committed between them must
+    not put its lines under the row's older version (its ``log_length``)."""
+    ana = live.guest("Ana")
+    game_id = live.start_game(ana, bots=("random",))
+    state = play_as(live, ana, game_id, random.Random(3), lambda s: s["view"]["log_length"] >= 8)
+    length = state["view"]["log_length"]
+
+    async def read(n: int) -> game_log.Tail:
+        db = Database(database_url)
+        try:
+            async with db.session() as session:
+                return await game_log.tail(session, None, game_id, n)
+        finally:
+            await db.dispose()
+
+    older, now = asyncio.run(read(length - 3)), asyncio.run(read(length))
+    assert len(now.entries) == length
+    assert older.entries == now.entries[:-3]
