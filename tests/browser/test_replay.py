@@ -41,6 +41,8 @@ def test_dragging_the_slider_asks_for_the_step_it_rests_on(new_page, server_url)
     page.set_viewport_size({"width": 1280, "height": 900})
     table = replay.get_by_test_id("replay-table")
     expect(table.get_by_test_id("other-backpack")).to_have_count(3)
+    # Step 20 drawn, not the last step, drawn while step 20's answer was on its way.
+    expect(table.locator(".hike-others")).to_be_visible()
     hike, others = (
         table.get_by_test_id("hike").bounding_box(),
         table.locator(".hike-others").bounding_box(),
