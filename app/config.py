@@ -168,6 +168,12 @@ class Settings(BaseSettings):
         ge=0,
         description="every so many seconds, each instance sends the notices due; 0 turns it off",
     )
+    NOTICE_SENDING: Literal["process", "inline"] = Field(
+        default="process",
+        description="where pushes are encrypted and posted and mails sent: 'process', a "
+        "process of each instance's own beside it (a busy server's moves and notices do not "
+        "share its event loop), or 'inline', on the server's loop (one process in all)",
+    )
     NOTICE_GATHER: float = Field(
         default=0.25,
         ge=0,

@@ -20,6 +20,7 @@ the notices (pushes and mails) received per second while the tables with notices
 
     .venv/bin/python bench/notices.py                        # 1,000 tables, 30 s each way
     .venv/bin/python bench/notices.py --tables 100 --seconds 20
+    .venv/bin/python bench/notices.py --profile /tmp/notices   # py-spy: /tmp/notices.off, .on
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import asyncio
 import multiprocessing
 import os
 import ssl
+import subprocess
 import sys
 import tempfile
 import time
@@ -49,6 +51,7 @@ from bench.load import (  # noqa: E402
     DEFAULT_POSTGRES,
     database,
     percentile,
+    postgres_cpu,
     process_cpu,
     servers,
     tree,
@@ -273,10 +276,13 @@ class Phase:
     """One way (notices on or off): every table plays for ``seconds`` at once, the tables
     dealt out to the players' processes."""
 
-    def __init__(self, pool: ProcessPoolExecutor, processes: int, base: str, server: int):
+    def __init__(
+        self, pool: ProcessPoolExecutor, processes: int, base: str, server: int, profile: str
+    ):
         self.pool, self.processes, self.base, self.server = pool, processes, base, server
+        self.profile = profile
 
-    async def run(self, pairs: list[list[dict]], seconds: float) -> dict:
+    async def run(self, pairs: list[list[dict]], seconds: float, way: str) -> dict:
         loop = asyncio.get_running_loop()
         start = time.monotonic() + 2  # every process ready before the clock starts
         shares = [pairs[k :: self.processes] for k in range(self.processes)]
@@ -285,10 +291,37 @@ class Phase:
             for share in shares
         ]
         await asyncio.sleep(max(0.0, start - time.monotonic()))
+        profiler = None
+        if self.profile:
+            # Collapsed stacks of the server and its sending process, one file each way.
+            profiler = subprocess.Popen(
+                [
+                    str(Path(sys.executable).parent / "py-spy"),
+                    "record",
+                    "--nonblocking",
+                    "--format",
+                    "raw",
+                    "--subprocesses",
+                    "-o",
+                    f"{self.profile}.{way}",
+                    "-d",
+                    str(int(seconds)),
+                    "-p",
+                    str(self.server),
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
         cpu = process_cpu(tree(self.server))
+        own = process_cpu([self.server])
+        database_before = postgres_cpu()
         results = await asyncio.gather(*calls)
         took = time.monotonic() - start
         cpu = process_cpu(tree(self.server)) - cpu
+        own = process_cpu([self.server]) - own
+        database = sum(t - database_before.get(pid, 0.0) for pid, t in postgres_cpu().items())
+        if profiler is not None:
+            profiler.wait(60)
         moves = sum(r["moves"] for r in results)
         errors: defaultdict[str, int] = defaultdict(int)
         for r in results:
@@ -297,6 +330,8 @@ class Phase:
         return {
             "rate": moves / took,
             "cpu_ms": 1000 * cpu / max(1, moves),
+            "own_ms": 1000 * own / max(1, moves),
+            "database_ms": 1000 * database / max(1, moves),
             "answers": [a for r in results for a in r["answers"]],
             "passes": [p for r in results for p in r["passes"]],
             "errors": dict(errors),
@@ -320,12 +355,12 @@ async def measure(server, url: str, args, conn: Connection, receiving: int) -> N
     with ProcessPoolExecutor(args.processes, mp_context=SPAWN) as pool:
         # The processes start (and import) before either way is timed.
         list(pool.map(time.sleep, [0.5] * args.processes))
-        phase = Phase(pool, args.processes, base, server_pid)
-        off = await phase.run(quiet, args.seconds)
+        phase = Phase(pool, args.processes, base, server_pid, args.profile)
+        off = await phase.run(quiet, args.seconds, "off")
         conn.send(("counts",))
         before = sum(conn.recv())
         receiving_cpu = process_cpu([receiving])
-        on = await phase.run(told, args.seconds)
+        on = await phase.run(told, args.seconds, "on")
         receiving_cpu = process_cpu([receiving]) - receiving_cpu
         conn.send(("counts",))
         sent = sum(conn.recv()) - before
@@ -354,8 +389,10 @@ async def measure(server, url: str, args, conn: Connection, receiving: int) -> N
     print(f"moves/s notices on       {on['rate']:8.1f}  ({ratio:.2f}x off; target >= 0.9x)")
     print(
         f"server CPU ms per move   {off['cpu_ms']:8.1f} off, {on['cpu_ms']:.1f} on "
-        "(sending included)"
+        f"(of it the server's own process {off['own_ms']:.1f}, {on['own_ms']:.1f}; the rest "
+        "its sending process)"
     )
+    print(f"PostgreSQL CPU ms a move {off['database_ms']:8.1f} off, {on['database_ms']:.1f} on")
     players = (off["players_cpu"] + on["players_cpu"]) / (off["took"] + on["took"])
     print(
         f"bench CPU s a second     {players:8.2f} players, "
@@ -391,6 +428,12 @@ def main() -> int:
         "--processes", type=int, default=2, help="processes the players are spread over"
     )
     parser.add_argument("--postgres", default=DEFAULT_POSTGRES, metavar="URL")
+    parser.add_argument(
+        "--profile",
+        default="",
+        metavar="FILE",
+        help="py-spy the server (and its sending process) each way, into FILE.off and FILE.on",
+    )
     args = parser.parse_args()
     conn, theirs = SPAWN.Pipe()
     receiving = SPAWN.Process(target=receivers, args=(theirs,), daemon=True)

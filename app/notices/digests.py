@@ -5,7 +5,7 @@ mailed on a day with no such table."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from email.message import EmailMessage
+from email.message import Message
 from typing import Any
 
 from sqlalchemy import or_, select, update
@@ -94,7 +94,7 @@ async def _give_back(db: Database, player_id: str, before: datetime | None) -> N
 
 def _digest(
     settings: Settings, keys: Keys, player_id: str, address: str, tables: list[tuple[str, str]]
-) -> EmailMessage:
+) -> Message:
     base = (settings.PUBLIC_URL or "").rstrip("/")
     unsubscribe = (
         f"{base}/api/notices/mail/unsubscribe?token="

@@ -16,7 +16,6 @@ import orjson
 from py_vapid import Vapid
 from pywebpush import WebPushException, webpush_async
 
-from app.models import PushSubscription
 from app.notices.keys import unb64
 from app.services.errors import Problem
 
@@ -83,18 +82,20 @@ def check(endpoint: str, p256dh: str, auth: str, services: str) -> None:
 async def send(
     http: aiohttp.ClientSession,
     signatures: Signatures,
-    sub: PushSubscription,
+    endpoint: str,
+    p256dh: str,
+    auth: str,
     payload: dict,
     timeout: float,
 ) -> Result:
     """``gone`` when the push service says the subscription is no more (404, 410)."""
-    info = {"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh, "auth": sub.auth}}
+    info = {"endpoint": endpoint, "keys": {"p256dh": p256dh, "auth": auth}}
     try:
         await asyncio.wait_for(
             webpush_async(
                 info,
                 orjson.dumps(payload).decode(),
-                headers=signatures.header(sub.endpoint),
+                headers=signatures.header(endpoint),
                 ttl=TTL,
                 aiohttp_session=http,
                 timeout=aiohttp.ClientTimeout(total=timeout),

@@ -3,7 +3,7 @@
 It claims the rows that are due with one UPDATE that moves them a lease ahead (on PostgreSQL
 picked ``FOR UPDATE SKIP LOCKED``, so two instances never take the same row; SQLite has one
 writer at a time), reads what it needs and lets the connection go, sends over the network,
-then deletes what was sent. A channel that failed is tried again with backoff (the ones that
+has the post (``post``) send it, then deletes what was sent. A channel that failed is tried again with backoff (the ones that
 worked are kept in ``done`` and not sent twice); a notice still unsent after
 ``NOTICE_GIVE_UP`` is dropped and counted. Nobody is sent a notice about a table they have open.
 """
@@ -16,25 +16,27 @@ import logging
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
-
-import aiohttp
 from sqlalchemy import delete, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import metrics
 from app.config import Settings
 from app.db import Database
 from app.models import Game, MailAddress, MailSent, Notice, PushSubscription, now
-from app.notices import digests, keys, mail, push, reminders, texts
+from app.notices import digests, keys, mail, reminders, texts
 from app.notices.keys import Keys
 from app.notices.outbox import turn_based
+from app.notices.post import Letter, Post, Push
 from app.notices.presence import Presence
 from app.notices.reminders import utc
 
 log = logging.getLogger(__name__)
 
 BATCH = 100
+# Passes at once while the notices are behind: one's sending overlaps the next one's claim and
+# the last one's record, each a wait for a pooled connection on a busy server.
+PASSES = 3
 # A claimed notice is the claimer's for this long: far more than a send may take.
 LEASE = timedelta(minutes=2)
 
@@ -68,7 +70,6 @@ class _Known:
     addresses: dict[str, MailAddress]
     mailed: set[tuple[str, str]]
     looking: set[tuple[str, str]]
-    sender: mail.Sender | None  # the pass's one connection to the mail server
 
 
 class Notices:
@@ -78,8 +79,7 @@ class Notices:
         self.presence = presence
         self.smtp = mail.smtp(settings.SMTP_URL) if settings.SMTP_URL else None
         self._keys: Keys | None = None
-        self.http: aiohttp.ClientSession | None = None
-        self.signatures: push.Signatures | None = None
+        self.post: Post | None = None
         self._kick = asyncio.Event()
         self._task: asyncio.Task | None = None
         self._scanned = 0.0
@@ -87,8 +87,7 @@ class Notices:
 
     async def start(self) -> None:
         self._keys = await keys.load(self.db, self.settings.VAPID_PRIVATE_KEY)
-        self.signatures = push.Signatures(self._keys.vapid, self.settings.VAPID_SUBJECT)
-        self.http = aiohttp.ClientSession()
+        self.post = Post(self.settings, self._keys)
         self.presence.start()
         if self.settings.NOTICE_POLL:
             self._task = asyncio.create_task(self._run(self.settings.NOTICE_POLL))
@@ -104,8 +103,8 @@ class Notices:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
         await self.presence.close()
-        if self.http is not None:
-            await self.http.close()
+        if self.post is not None:
+            await self.post.close()
 
     def kick(self) -> None:
         """Notices were written here: send them now rather than at the next poll."""
@@ -123,15 +122,23 @@ class Notices:
             self._kick.clear()
             self._passed = time.monotonic()
             try:
-                # Behind (a full batch): the next batch at once, without looking first.
-                claimed = await self.send_due()
-                while claimed == BATCH:
-                    claimed = await self.send_due(look_first=False)
+                if await self.send_due() == BATCH:
+                    await self._catch_up()
                 if time.monotonic() - self._scanned >= self.settings.NOTICE_SCAN_EVERY:
                     self._scanned = time.monotonic()
                     await self.scan()
             except Exception:
                 log.exception("sending notices failed; trying again at the next poll")
+
+    async def _catch_up(self) -> None:
+        """Behind (a batch came full): ``PASSES`` passes at once, each claiming the next batch
+        without looking first while its last one came full."""
+
+        async def passes() -> None:
+            while await self.send_due(look_first=False) == BATCH:
+                pass
+
+        await asyncio.gather(*(passes() for _ in range(PASSES)))
 
     async def scan(self) -> None:
         """Write the reminders that have come, and send the daily digests due."""
@@ -150,11 +157,13 @@ class Notices:
         if got is None:
             return 0
         claimed, known = got
-        try:
-            await asyncio.gather(*(self._deliver(n, known) for n in claimed))
-        finally:
-            if known.sender is not None:
-                await known.sender.close()
+        assert self.post is not None, "the notices were not started"
+        planned = [(n, self._plan(n, known)) for n in claimed]
+        outcomes = iter(
+            await self.post.deliver([item for _, sends in planned for _, item in sends])
+        )
+        for n, sends in planned:
+            self._settle(n, [(channel, next(outcomes)) for channel, _ in sends])
         await self._record(claimed, at)
         return len(claimed)
 
@@ -247,19 +256,16 @@ class Notices:
             if addresses
             else set()
         )
-        sender = (
-            mail.Sender(self.smtp, self.settings.PUSH_TIMEOUT)
-            if self.smtp is not None and addresses
-            else None
-        )
-        return _Known(games, subs, addresses, mailed, set(), sender)
+        return _Known(games, subs, addresses, mailed, set())
 
-    async def _deliver(self, n: _Claimed, known: _Known) -> None:
+    def _plan(self, n: _Claimed, known: _Known) -> list[tuple[str, Push | Letter]]:
+        """What is sent for this notice, each item with its channel (``push:<id>``, ``mail``):
+        nothing to a person looking at its table, nor again on a channel it went through."""
         if n.game_id and (n.game_id, n.player_id) in known.looking:
             metrics.NOTICES_UNSENT.inc()
-            return
+            return []
         game_kind, by_turns = known.games.get(n.game_id or "", (None, False))
-        sends: list[tuple[str, Any]] = []
+        sends: list[tuple[str, Push | Letter]] = []
         if n.kind != "confirm" and (n.game_id is None or game_kind is not None):
             text = texts.of(n.kind, game_kind, n.game_id, n.detail)
             payload = {
@@ -271,25 +277,32 @@ class Notices:
             wanted = "turn" if n.kind == "reminder" else n.kind
             for sub in known.subs.get(n.player_id, []):
                 if wanted in sub.kinds and f"push:{sub.id}" not in n.done:
-                    sends.append((f"push:{sub.id}", self._push(sub, payload, n)))
+                    sends.append(
+                        (f"push:{sub.id}", Push(sub.endpoint, sub.p256dh, sub.auth, payload))
+                    )
         address = known.addresses.get(n.player_id)
         if (
             address is not None
             and "mail" not in n.done
             and self._mails(n, address, known, by_turns)
         ):
-            assert known.sender is not None  # addresses are read only with a mail server
-            sends.append(("mail", self._mail(n, address, game_kind, known.sender)))
-        results = await asyncio.gather(*(call for _, call in sends))
-        for (channel, _), ok in zip(sends, results):
-            kind = channel.split(":")[0]
-            if ok:
-                n.done.append(channel)
-                metrics.NOTICES_SENT.labels(kind).inc()
-            else:
+            sends.append(("mail", self._letter(n, address, game_kind)))
+        return sends
+
+    def _settle(self, n: _Claimed, outcomes: list[tuple[str, str]]) -> None:
+        for channel, outcome in outcomes:
+            kind, _, sub_id = channel.partition(":")
+            if outcome == "failed":
                 n.failed = True
                 metrics.NOTICE_FAILURES.labels(kind).inc()
-        if not n.failed:
+                continue
+            n.done.append(channel)
+            metrics.NOTICES_SENT.labels(kind).inc()
+            if outcome == "gone":
+                n.gone.append(sub_id)
+            if kind == "mail" and n.kind != "confirm":
+                n.mailed = True
+        if outcomes and not n.failed:
             metrics.NOTICE_DELAY.observe((now() - utc(n.created_at)).total_seconds())
 
     def _mails(self, n: _Claimed, address: MailAddress, known: _Known, by_turns: bool) -> bool:
@@ -311,18 +324,7 @@ class Notices:
             known.mailed.add((n.player_id, n.game_id))
         return mails
 
-    async def _push(self, sub: PushSubscription, payload: dict, n: _Claimed) -> bool:
-        assert self.http is not None and self.signatures is not None, "notices not started"
-        result = await push.send(
-            self.http, self.signatures, sub, payload, self.settings.PUSH_TIMEOUT
-        )
-        if result == "gone":
-            n.gone.append(sub.id)
-        return result != "failed"
-
-    async def _mail(
-        self, n: _Claimed, address: MailAddress, game_kind: str | None, sender: mail.Sender
-    ) -> bool:
+    def _letter(self, n: _Claimed, address: MailAddress, game_kind: str | None) -> Letter:
         base = (self.settings.PUBLIC_URL or "").rstrip("/")
         unsubscribe = (
             f"{base}/api/notices/mail/unsubscribe?token="
@@ -330,33 +332,27 @@ class Notices:
         )
         if n.kind == "confirm":
             token = mail.confirm_token(self.keys, n.player_id, n.detail or "")
-            msg = mail.compose(
-                self.settings.MAIL_FROM,
+            return Letter(
                 address.address,
                 "Confirm your address for Campground",
-                [
+                (
                     "Someone (we hope you) asked Campground to tell this address when it is their "
                     "turn at a table.",
                     "If that was not you, do nothing: no more mail will come.",
-                ],
+                ),
                 f"{base}/api/notices/mail/confirm?token={token}",
                 "Confirm the address",
                 unsubscribe,
             )
-        else:
-            text = texts.of(n.kind, game_kind, n.game_id, n.detail)
-            msg = mail.compose(
-                self.settings.MAIL_FROM,
-                address.address,
-                text.title,
-                [text.body],
-                f"{base}{text.path}",
-                "Open the table",
-                unsubscribe,
-            )
-        ok = await sender.send(msg)
-        n.mailed = ok and n.kind != "confirm"
-        return ok
+        text = texts.of(n.kind, game_kind, n.game_id, n.detail)
+        return Letter(
+            address.address,
+            text.title,
+            (text.body,),
+            f"{base}{text.path}",
+            "Open the table",
+            unsubscribe,
+        )
 
     async def _record(self, claimed: list[_Claimed], at: datetime) -> None:
         give_up = at - timedelta(seconds=self.settings.NOTICE_GIVE_UP)
@@ -378,12 +374,18 @@ class Notices:
                             next_try_at=at + backoff(self.settings.NOTICE_RETRY, n.tries),
                         )
                     )
-                if n.mailed and n.game_id:
-                    await session.execute(
-                        delete(MailSent).where(
-                            MailSent.player_id == n.player_id, MailSent.game_id == n.game_id
-                        )
+            mailed = {(n.player_id, n.game_id) for n in claimed if n.mailed and n.game_id}
+            if mailed:
+                # An upsert: two passes at once may both have mailed about one table.
+                dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
+                new = dialect.insert(MailSent).values(
+                    [{"player_id": p, "game_id": g, "sent_at": at} for p, g in sorted(mailed)]
+                )
+                await session.execute(
+                    new.on_conflict_do_update(
+                        index_elements=[MailSent.player_id, MailSent.game_id],
+                        set_={"sent_at": new.excluded.sent_at},
                     )
-                    session.add(MailSent(player_id=n.player_id, game_id=n.game_id, sent_at=at))
+                )
             if finished:
                 await session.execute(delete(Notice).where(Notice.id.in_(finished)))

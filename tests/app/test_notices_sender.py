@@ -4,15 +4,16 @@ be reached fails the rest of the pass without a connection tried for each mail."
 from __future__ import annotations
 
 import asyncio
+import email
+import email.policy
 import socket
-
-from email.message import EmailMessage
+from email.message import Message
 
 from app.notices import mail
 from tests.app.notice_parts import MailServer
 
 
-def letter(to: str) -> EmailMessage:
+def letter(to: str) -> Message:
     return mail.compose(
         "Campground <noreply@localhost>",
         to,
@@ -22,6 +23,30 @@ def letter(to: str) -> EmailMessage:
         "Open the table",
         "https://camp.example/api/notices/mail/unsubscribe?token=t",
     )
+
+
+def test_a_mail_in_words_outside_ascii_reads_back_as_written():
+    msg = mail.compose(
+        "Zoë's Campground <noreply@localhost>",
+        "zoe@example.org",
+        "Zoë played at Let's Take a Hike — your turn",
+        ["Zoë played a Trail Marker ☀; it is your turn."],
+        "https://camp.example/games/g",
+        "Open the table",
+        "https://camp.example/api/notices/mail/unsubscribe?token=t=",
+    )
+    raw = msg.as_bytes()
+    assert raw.isascii()  # every header and body encoded for any mail server
+    read = email.message_from_bytes(raw, policy=email.policy.default)
+    assert read["From"] == "Zoë's Campground <noreply@localhost>"
+    assert read["Subject"] == "Zoë played at Let's Take a Hike — your turn"
+    plain = read.get_body(("plain",))
+    html = read.get_body(("html",))
+    assert plain is not None and html is not None
+    text = plain.get_content().replace("\r\n", "\n")  # SMTP's line ends
+    assert text.startswith("Zoë played a Trail Marker ☀; it is your turn.\n\nOpen the table: ")
+    assert text.endswith("unsubscribe?token=t=\n")
+    assert "<p>Zoë played a Trail Marker ☀; it is your turn.</p>" in html.get_content()
 
 
 async def test_the_mails_of_a_pass_go_over_one_connection():
