@@ -7,7 +7,7 @@ import secrets
 from collections.abc import Callable
 from datetime import timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import Database, row_values, storable
@@ -27,6 +27,7 @@ from app.services.lobby_statements import (
     INSERT_SEAT,
     LOBBIES,
     REMATCH_OF,
+    public_listing,
     SEATS,
 )
 from engine.core import Event, IllegalMove
@@ -45,20 +46,10 @@ def invite_code() -> str:
 async def open_public(session: AsyncSession, per_host: int, limit: int = 50) -> list[LobbySeats]:
     """Open public lobbies, newest first, at most ``per_host`` of each host (so that no one
     player fills the listing), with their seats: two queries however many."""
-    newest_of_host = (
-        func.row_number()
-        .over(partition_by=Lobby.host_id, order_by=(Lobby.created_at.desc(), Lobby.id))
-        .label("rank")
-    )
-    ranked = (
-        select(Lobby.id, newest_of_host)
-        .where(Lobby.status == "open", Lobby.private.is_(False))
-        .subquery()
-    )
+    shown = public_listing(per_host)
     found = await session.scalars(
         select(Lobby)
-        .join(ranked, ranked.c.id == Lobby.id)
-        .where(ranked.c.rank <= per_host)
+        .join(shown, shown.c.id == Lobby.id)
         .order_by(Lobby.created_at.desc(), Lobby.id)
         .limit(limit)
     )

@@ -6,7 +6,7 @@ runs some of them, as expressions, through the session.
 
 from __future__ import annotations
 
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import Subquery, bindparam, func, insert, select, update
 
 from app.db import Prepared, table_of
 from app.models import Game, Lobby, Player, Rating, ReplacedInviteCode, Seat
@@ -21,6 +21,22 @@ HOSTED_BY = select(func.count()).where(
 
 
 HOSTED = Prepared(HOSTED_BY)
+
+
+def public_listing(per_host: int) -> Subquery:
+    """The ids of the open public lobbies a listing shows: each host's newest ``per_host``, so
+    that no one player fills it."""
+    newest_of_host = (
+        func.row_number()
+        .over(partition_by=Lobby.host_id, order_by=(Lobby.created_at.desc(), Lobby.id))
+        .label("rank")
+    )
+    ranked = (
+        select(Lobby.id, newest_of_host)
+        .where(Lobby.status == "open", Lobby.private.is_(False))
+        .subquery()
+    )
+    return select(ranked.c.id).where(ranked.c.rank <= per_host).subquery()
 
 
 INSERT_LOBBY = Prepared(insert(LOBBIES))

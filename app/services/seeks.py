@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.models import Lobby, Player, Rating, Seat
 from app.schemas_queue import Seek, SeekHost
 from app.services import ratings, speeds
+from app.services.lobby_statements import public_listing
 from engine.registry import GAMES
 
 # Seeks listed at most: the newest, at most ``per_host`` of each host.
@@ -19,16 +20,7 @@ LISTED = 200
 async def open_seeks(session: AsyncSession, per_host: int) -> list[tuple[Seek, float]]:
     """The open seeks, newest first, each with its host's matching rating
     (``ratings.matching_points``)."""
-    newest_of_host = (
-        func.row_number()
-        .over(partition_by=Lobby.host_id, order_by=(Lobby.created_at.desc(), Lobby.id))
-        .label("rank")
-    )
-    ranked = (
-        select(Lobby.id, newest_of_host)
-        .where(Lobby.status == "open", Lobby.private.is_(False))
-        .subquery()
-    )
+    shown = public_listing(per_host)
     taken = (
         select(func.count())
         .where(
@@ -53,10 +45,9 @@ async def open_seeks(session: AsyncSession, per_host: int) -> list[tuple[Seek, f
             Rating.games,
             taken.label("taken"),
         )
-        .join(ranked, ranked.c.id == Lobby.id)
+        .join(shown, shown.c.id == Lobby.id)
         .join(Player, Player.id == Lobby.host_id)
         .outerjoin(Rating, and_(Rating.game == Lobby.game, Rating.rater == Lobby.host_id))
-        .where(ranked.c.rank <= per_host)
         .order_by(Lobby.created_at.desc(), Lobby.id)
         .limit(LISTED)
     )

@@ -3,13 +3,11 @@ the log into ``log_entries``: the same replays, record and verdict, on SQLite an
 
 import asyncio
 import random
-import uuid
 from datetime import UTC, datetime
 
 import pytest
 import sqlalchemy as sa
 from alembic import command
-from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.db import Database
@@ -21,76 +19,53 @@ from app.services.game_loading import load_snapshot
 from app.services.games import commitment, final_outcome
 from engine.core import log_view, play
 from engine.registry import get_game
-from tests.app.conftest import POSTGRES_URL, _execute
+from tests.app.migration_parts import DATABASES, database_at, old_table
 
 GAME = get_game("hike")
 SEED = 11
 AT = datetime(2026, 12, 1, tzinfo=UTC)
 
-games = sa.table(
+games = old_table(
     "games",
-    *(
-        sa.column(c)
-        for c in (
-            "id",
-            "kind",
-            "seed_commitment",
-            "seed",
-            "version",
-            "status",
-            "created_at",
-            "updated_at",
-            "finished_at",
-            "seats_version",
-            "rated",
-        )
-    ),
-    *(sa.column(c, sa.JSON) for c in ("options", "state", "outcome", "clock", "stand_ins")),
+    [
+        "id",
+        "kind",
+        "seed_commitment",
+        "seed",
+        "version",
+        "status",
+        "created_at",
+        "updated_at",
+        "finished_at",
+        "seats_version",
+        "rated",
+    ],
+    json=["options", "state", "outcome", "clock", "stand_ins"],
 )
-players = sa.table("players", *(sa.column(c) for c in ("id", "name", "token_hash", "created_at")))
-lobbies = sa.table(
+players = old_table("players", ["id", "name", "token_hash", "created_at"])
+lobbies = old_table(
     "lobbies",
-    *(
-        sa.column(c)
-        for c in (
-            "id",
-            "game",
-            "seat_count",
-            "private",
-            "invite_code",
-            "host_id",
-            "status",
-            "game_id",
-            "created_at",
-        )
-    ),
-    sa.column("options", sa.JSON),
+    [
+        "id",
+        "game",
+        "seat_count",
+        "private",
+        "invite_code",
+        "host_id",
+        "status",
+        "game_id",
+        "created_at",
+    ],
+    json=["options"],
 )
-seats = sa.table("seats", *(sa.column(c) for c in ("lobby_id", "seat", "player_id", "bot_level")))
-moves = sa.table(
-    "moves",
-    *(sa.column(c) for c in ("game_id", "seq", "seat", "created_at")),
-    sa.column("move", sa.JSON),
-)
+seats = old_table("seats", ["lobby_id", "seat", "player_id", "bot_level"])
+moves = old_table("moves", ["game_id", "seq", "seat", "created_at"], json=["move"])
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+@pytest.fixture(params=DATABASES)
 def old_database(request, tmp_path):
     """An empty database at the revision before the log left the state."""
-    if request.param == "sqlite":
-        url = f"sqlite+aiosqlite:///{tmp_path / 'old.db'}"
-        command.upgrade(alembic_config(url), "0008")
-        yield url
-        return
-    request.getfixturevalue("postgres_url")  # skips when PostgreSQL is unreachable
-    name = f"campground_old_{uuid.uuid4().hex[:12]}"
-    asyncio.run(_execute(POSTGRES_URL, f'CREATE DATABASE "{name}"', autocommit=True))
-    url = make_url(POSTGRES_URL).set(database=name).render_as_string(hide_password=False)
-    try:
-        command.upgrade(alembic_config(url), "0008")
-        yield url
-    finally:
-        asyncio.run(_execute(POSTGRES_URL, f'DROP DATABASE "{name}" WITH (FORCE)', autocommit=True))
+    yield from database_at(request, tmp_path, "0008")
 
 
 def played(moves_made: int | None):

@@ -3,80 +3,56 @@ migration fills both in from the ratings and the rated games so far, on SQLite a
 PostgreSQL."""
 
 import asyncio
-import uuid
 from datetime import UTC, datetime
 
 import pytest
-import sqlalchemy as sa
-from alembic import command
-from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from app.migrate import alembic_config, upgrade
-from tests.app.conftest import POSTGRES_URL, _execute, query
+from app.migrate import upgrade
+from tests.app.conftest import query
+from tests.app.migration_parts import DATABASES, database_at, old_table
 
 AT = datetime(2026, 12, 1, tzinfo=UTC)
-games = sa.table(
+games = old_table(
     "games",
-    *(
-        sa.column(c)
-        for c in (
-            "id",
-            "kind",
-            "seed_commitment",
-            "seed",
-            "version",
-            "status",
-            "created_at",
-            "updated_at",
-            "rated",
-        )
-    ),
-    *(sa.column(c, sa.JSON) for c in ("options", "state", "clock")),
+    [
+        "id",
+        "kind",
+        "seed_commitment",
+        "seed",
+        "version",
+        "status",
+        "created_at",
+        "updated_at",
+        "rated",
+    ],
+    json=["options", "state", "clock"],
 )
-ratings = sa.table(
-    "ratings", *(sa.column(c) for c in ("game", "rater", "mu", "sigma", "games", "updated_at"))
-)
-changes = sa.table(
+ratings = old_table("ratings", ["game", "rater", "mu", "sigma", "games", "updated_at"])
+changes = old_table(
     "rating_changes",
-    *(
-        sa.column(c)
-        for c in (
-            "game_id",
-            "seat",
-            "kind",
-            "rater",
-            "place",
-            "mu_before",
-            "sigma_before",
-            "mu_after",
-            "sigma_after",
-            "created_at",
-        )
-    ),
+    [
+        "game_id",
+        "seat",
+        "kind",
+        "rater",
+        "place",
+        "mu_before",
+        "sigma_before",
+        "mu_after",
+        "sigma_after",
+        "created_at",
+    ],
 )
 # Two rated games: Ana against Ben and a Beginner bot, then Ana against Ben again.
 PLAYED = {"g1": ["ana", "ben", "bot:random"], "g2": ["ana", "ben"]}
 HELD = {"ana": (27.0, 7.0, 2), "ben": (23.0, 7.5, 2), "bot:random": (4.0, 1.0, 1)}
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+@pytest.fixture(params=DATABASES)
 def old_database(request, tmp_path):
     """An empty database at the revision before."""
-    if request.param == "sqlite":
-        url = f"sqlite+aiosqlite:///{tmp_path / 'old.db'}"
-        command.upgrade(alembic_config(url), "0010")
-        yield url
-        return
-    request.getfixturevalue("postgres_url")  # skips when PostgreSQL is unreachable
-    name = f"campground_old_{uuid.uuid4().hex[:12]}"
-    asyncio.run(_execute(POSTGRES_URL, f'CREATE DATABASE "{name}"', autocommit=True))
-    url = make_url(POSTGRES_URL).set(database=name).render_as_string(hide_password=False)
-    try:
-        command.upgrade(alembic_config(url), "0010")
-        yield url
-    finally:
-        asyncio.run(_execute(POSTGRES_URL, f'DROP DATABASE "{name}" WITH (FORCE)', autocommit=True))
+    yield from database_at(request, tmp_path, "0010")
 
 
 async def store(url: str) -> None:

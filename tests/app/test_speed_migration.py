@@ -15,69 +15,51 @@ from app.services.commit import commit_move
 from app.services.game_loading import load_snapshot
 from app.services.games import commitment
 from engine.registry import get_game
+from tests.app.migration_parts import old_table
 
 GAME = get_game("hike")
 SEED = 5
 AT = datetime(2026, 12, 1, tzinfo=UTC)
 
-players = sa.table("players", *(sa.column(c) for c in ("id", "name", "token_hash", "created_at")))
-games = sa.table(
+players = old_table("players", ["id", "name", "token_hash", "created_at"])
+games = old_table(
     "games",
-    *(
-        sa.column(c)
-        for c in (
-            "id",
-            "kind",
-            "seed_commitment",
-            "seed",
-            "version",
-            "status",
-            "created_at",
-            "updated_at",
-            "seats_version",
-            "rated",
-            "turn_seconds",
-            "log_length",
-        )
-    ),
-    *(sa.column(c, sa.JSON) for c in ("options", "state", "clock", "stand_ins")),
+    [
+        "id",
+        "kind",
+        "seed_commitment",
+        "seed",
+        "version",
+        "status",
+        "created_at",
+        "updated_at",
+        "seats_version",
+        "rated",
+        "turn_seconds",
+        "log_length",
+    ],
+    json=["options", "state", "clock", "stand_ins"],
 )
-lobbies = sa.table(
+lobbies = old_table(
     "lobbies",
-    *(
-        sa.column(c)
-        for c in (
-            "id",
-            "game",
-            "seat_count",
-            "private",
-            "invite_code",
-            "host_id",
-            "status",
-            "game_id",
-            "created_at",
-            "turn_seconds",
-        )
-    ),
-    sa.column("options", sa.JSON),
+    [
+        "id",
+        "game",
+        "seat_count",
+        "private",
+        "invite_code",
+        "host_id",
+        "status",
+        "game_id",
+        "created_at",
+        "turn_seconds",
+    ],
+    json=["options"],
 )
-seats = sa.table("seats", *(sa.column(c) for c in ("lobby_id", "seat", "player_id", "bot_level")))
-queue = sa.table(
+seats = old_table("seats", ["lobby_id", "seat", "player_id", "bot_level"])
+queue = old_table(
     "queue_entries",
-    *(
-        sa.column(c)
-        for c in (
-            "player_id",
-            "game",
-            "speed",
-            "rated",
-            "fewest",
-            "most",
-            "rating",
-            "joined_at",
-            "alive_until",
-        )
-    ),
+    ["player_id", "game", "speed", "rated", "fewest", "most", "rating", "joined_at", "alive_until"],
 )
 
 
