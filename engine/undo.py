@@ -123,22 +123,34 @@ def revealed(game: Any, before: BaseState, after: BaseState) -> bool:
     spectator's) a thing it could not see before: one of ``game.hidden(before, seat)`` that
     ``game.hidden(after, seat)`` no longer holds, counting things alike (coins) one by one.
     A game's ``hidden`` gives the same places in the same order for every state, so only the
-    places that changed are compared: the things of the others are the same on each side."""
-    for seat in (*range(before.players), None):
-        changed = [
-            (was, now)
-            for was, now in zip(game.hidden(before, seat), game.hidden(after, seat), strict=True)
-            if was != now
-        ]
-        if not changed:
-            continue
-        gone = [thing for was, _ in changed for thing in was]
-        still = [thing for _, now in changed for thing in now]
-        if not set(still).issuperset(gone):
-            return True
-        if len(set(gone)) < len(gone) and Counter(gone) - Counter(still):
-            return True  # more things alike (coins of one value) went than came
-    return False
+    places that changed are compared: the things of the others are the same on each side.
+
+    A spectator's places hold every seat's (a seat cannot see into a place a spectator can),
+    so the spectator is asked first, and where none of its places changed nobody is asked
+    more: most steps that may be taken back move nothing hidden."""
+    spectator = _changed(game.hidden(before, None), game.hidden(after, None))
+    if not spectator:
+        return False
+    if _shown(spectator):
+        return True
+    return any(
+        _shown(_changed(game.hidden(before, seat), game.hidden(after, seat)))
+        for seat in range(before.players)
+    )
+
+
+def _changed(was: list[Any], now: list[Any]) -> list[tuple[Any, Any]]:
+    return [(a, b) for a, b in zip(was, now, strict=True) if a != b]
+
+
+def _shown(changed: list[tuple[Any, Any]]) -> bool:
+    """Whether a thing left the changed places for somewhere in sight."""
+    gone = [thing for was, _ in changed for thing in was]
+    still = [thing for _, now in changed for thing in now]
+    if not set(still).issuperset(gone):
+        return True
+    # More things alike (coins of one value) went than came.
+    return len(set(gone)) < len(gone) and bool(Counter(gone) - Counter(still))
 
 
 def take_back(game: Any, state: BaseState, seat: int) -> BaseState:

@@ -168,6 +168,18 @@ def test_hidden_names_what_each_view_hides(kind, players, options):
             for observer in observers(before):
                 problem = undeclared(game, before, observer, rng)
                 assert problem is None, problem
+            assert spectator_misses(game, before) is None
+
+
+def spectator_misses(game, state) -> str | None:
+    """A place some seat cannot see into that the spectator's places leave out: ``revealed``
+    asks the spectator first and stops there when none of its places changed."""
+    theirs = Counter(map(repr, game.hidden(state, None)))
+    for seat in range(state.players):
+        missing = Counter(map(repr, game.hidden(state, seat))) - theirs
+        if missing:
+            return f"seat {seat} cannot see into {sorted(missing)}, which a spectator can"
+    return None
 
 
 def _coins_on_cards_only(state, seat):
@@ -214,6 +226,22 @@ def test_a_summer_camp_that_forgets_the_hands_is_caught(monkeypatch):
     assert problem is not None and "plays" in problem, problem
     state = game.setup(2, game.options({}), 2)
     assert undeclared(game, state, 1 - game.to_act(state)[0], random.Random(2)) is not None
+
+
+def _spectator_sees_everything(self, state, seat):
+    """A Summer Camp whose spectator sees into every place, piles and hands alike."""
+    return summer_camp_hidden(state, seat) if seat is not None else []
+
+
+def test_a_spectator_who_sees_what_a_seat_cannot_is_caught(monkeypatch):
+    game = GAMES["summer-camp"]
+    state = game.setup(2, game.options({}), 2)
+    assert spectator_misses(game, state) is None
+    monkeypatch.setattr(SummerCampGame, "hidden", _spectator_sees_everything)
+    assert "which a spectator can" in (spectator_misses(game, state) or "")
+    # ``revealed`` would then ask nobody but the spectator, and a camper could take back a
+    # card drawn from their pile: a walk finds such a step.
+    assert first_counterexample(game, 2, {}, 400, 2) is not None
 
 
 def test_a_coin_turned_over_is_revealed_though_a_coin_alike_stays_face_down():
