@@ -8,6 +8,8 @@ from sqlalchemy import text
 
 from app.db import Database
 from app.models import now
+from tests.app.notice_parts import wait_until
+from tests.app.sockets import Socket
 
 DAY = 24 * 3600
 
@@ -93,3 +95,27 @@ def wants_mail(database_url: str, player_id: str) -> None:
             await db.dispose()
 
     asyncio.run(run())
+
+
+def told_only_of_the_table_not_open(watch, play, push, sql) -> None:
+    """Ben has one of his two tables with Ana open (a socket on the server ``watch``); a turn
+    is played at each through ``play``, and his device is told of the other table alone.
+    Returns Ana."""
+    looked_at, ana, ben = table(play)
+    other = turn_based_table(play, ana, ben)
+    phone = push.device()
+    subscribe(ben, phone)
+    socket = Socket(watch, looked_at, token=ben.token)
+    try:
+        play_turn(play, ana, looked_at)
+        wait_until(
+            lambda: not sql("select id from notices where game_id = :g", g=looked_at),
+            "the open table's notice handled",
+        )
+        if ben_seat(play, ben, other) in acting(play, ben, other):
+            play_turn(play, ben, other)
+        play_turn(play, ana, other)
+        wait_until(lambda: push.to(phone), "the other table's push")
+    finally:
+        socket.ws.close()
+    assert [n["url"] for n in push.to(phone)] == [f"/games/{other}"]

@@ -9,10 +9,10 @@ from tests.app.conftest import running, settings_for
 from tests.app.notice_parts import PushService, wait_until
 from tests.app.notice_play import (
     acting,
-    ben_seat,
     play_turn,
     subscribe,
     table,
+    told_only_of_the_table_not_open,
     turn_based_table,
 )
 from tests.app.sockets import Socket
@@ -60,24 +60,7 @@ def test_your_turn_reaches_the_device_encrypted_and_signed(live, push, sql):
 
 
 def test_nothing_is_sent_about_a_table_the_person_has_open(live, push, sql):
-    looked_at, ana, ben = table(live)
-    other = turn_based_table(live, ana, ben)
-    phone = push.device()
-    subscribe(ben, phone)
-    socket = Socket(live, looked_at, token=ben.token)
-    try:
-        play_turn(live, ana, looked_at)
-        wait_until(
-            lambda: not sql("select id from notices where game_id = :g", g=looked_at),
-            "the open table's notice handled",
-        )
-        if ben_seat(live, ben, other) in acting(live, ben, other):
-            play_turn(live, ben, other)
-        play_turn(live, ana, other)
-        wait_until(lambda: push.to(phone), "the other table's push")
-    finally:
-        socket.ws.close()
-    assert [n["url"] for n in push.to(phone)] == [f"/games/{other}"]
+    told_only_of_the_table_not_open(live, live, push, sql)
 
 
 def test_a_device_is_told_only_the_kinds_it_chose(live, push):

@@ -4,15 +4,14 @@ never plays a move against a view it has not drawn."""
 from __future__ import annotations
 
 import json
-import re
 import time
 
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.end_states import COOKIE, play_until, start, state
+from tests.browser.game_socket import GAME_SOCKET, record_sent
 
-GAME_SOCKET = re.compile(r"/ws/games/")
 LIVE_MOVES = '[data-testid="move"]:not([disabled]):not([aria-disabled="true"])'
 
 
@@ -251,21 +250,9 @@ def test_a_control_drawn_from_an_older_view_sends_that_version_and_is_refused(ne
         ),
     )
     assert now is not None
-    sent: list[dict] = []
-
-    def route(ws):
-        server = ws.connect_to_server()
-        server.on_message(ws.send)
-
-        def to_server(message):
-            sent.append(json.loads(message))
-            server.send(message)
-
-        ws.on_message(to_server)
-
     page = new_page("/")
     page.context.add_cookies([{"name": COOKIE, "value": ana.token, "url": server_url}])
-    page.route_web_socket(GAME_SOCKET, route)
+    sent = record_sent(page)
     # What reaches the page, counted before the page's own listener reads it.
     page.add_init_script("""(() => {
       const Native = window.WebSocket;

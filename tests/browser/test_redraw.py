@@ -4,14 +4,12 @@ scroll stay where they were, and a control sends the move its element carries.""
 from __future__ import annotations
 
 import json
-import re
 import time
 
 from playwright.sync_api import expect
 
 from tests.browser.end_states import COOKIE, play, play_until, start, state
-
-GAME_SOCKET = re.compile(r"/ws/games/")
+from tests.browser.game_socket import record_sent
 
 
 def open_table(new_page, server_url, client, game_id, **size):
@@ -84,20 +82,8 @@ def test_a_control_sends_the_move_its_element_carries(new_page, server_url):
         lambda view: len([e for e in view["legal_moves"] if e["move"]["type"] != "undo"]) >= 2,
     )
     assert now is not None
-    sent: list[dict] = []
-
-    def route(ws):
-        server = ws.connect_to_server()
-        server.on_message(ws.send)
-
-        def to_server(message):
-            sent.append(json.loads(message))
-            server.send(message)
-
-        ws.on_message(to_server)
-
     page = open_table(new_page, server_url, ana, game_id)
-    page.route_web_socket(GAME_SOCKET, route)
+    sent = record_sent(page)
     page.goto(f"/games/{game_id}")
     controls = page.locator('[data-testid="move"]:not(.undo-step)')
     expect(controls.nth(1)).to_be_visible()
