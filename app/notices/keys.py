@@ -5,7 +5,6 @@ them, and one that loses that race reads the winner's."""
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import hmac
 import secrets
@@ -19,14 +18,7 @@ from sqlalchemy.exc import IntegrityError
 
 from app.db import Database
 from app.models import ServerKey
-
-
-def b64(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
-def unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+from app.notices.base64url import b64, unb64
 
 
 @dataclass(frozen=True)

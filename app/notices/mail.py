@@ -21,13 +21,16 @@ from email.policy import compat32
 from email.mime.multipart import MIMEMultipart
 from email.mime.nonmultipart import MIMENonMultipart
 from email.utils import formataddr, make_msgid, parseaddr
+from html import escape
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
 import aiosmtplib
 
-from app.notices import texts
-from app.notices.keys import Keys
 from app.services.errors import Problem
+
+if TYPE_CHECKING:
+    from app.notices.keys import Keys
 
 # One @, no spaces or brackets, a dot in the domain: a typo is caught, and a mail server
 # decides the rest (the confirmation link proves the address).
@@ -103,6 +106,17 @@ def _part(text: str, subtype: str) -> Message:
     return part
 
 
+def html(paragraphs: list[str], link: str, label: str, unsubscribe: str) -> str:
+    """A mail's HTML part: the same words as its text part, and one button."""
+    body = "".join(f"<p>{escape(p)}</p>" for p in paragraphs)
+    return (
+        '<!doctype html><html><body style="font-family:sans-serif">'
+        f'{body}<p><a href="{escape(link)}" style="font-weight:bold">{escape(label)}</a></p>'
+        f'<p style="color:#666;font-size:small"><a href="{escape(unsubscribe)}">'
+        "Stop these mails</a></p></body></html>"
+    )
+
+
 def compose(
     sender: str,
     to: str,
@@ -125,7 +139,7 @@ def compose(
     msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     plain = "\n\n".join([*paragraphs, f"{label}: {link}", f"Stop these mails: {unsubscribe_url}"])
     msg.attach(_part(plain + "\n", "plain"))
-    msg.attach(_part(texts.html(paragraphs, link, label, unsubscribe_url), "html"))
+    msg.attach(_part(html(paragraphs, link, label, unsubscribe_url), "html"))
     return msg
 
 

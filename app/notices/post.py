@@ -18,13 +18,16 @@ import signal
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import aiohttp
 from py_vapid import Vapid
 
-from app.config import Settings
 from app.notices import mail, push
-from app.notices.keys import Keys
+
+if TYPE_CHECKING:
+    from app.config import Settings
+    from app.notices.keys import Keys
 
 log = logging.getLogger(__name__)
 

@@ -16,7 +16,7 @@ import orjson
 from py_vapid import Vapid
 from pywebpush import WebPushException, webpush_async
 
-from app.notices.keys import unb64
+from app.notices.base64url import unb64
 from app.services.errors import Problem
 
 # How long a push service keeps a notice for a device that is off: a day, like the retries.

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from html import escape
 
 from engine.registry import get_game
 
@@ -47,14 +46,3 @@ def of(kind: str, game_kind: str | None, game_id: str | None, detail: str | None
         case "chat":
             return Text(f"Chat at {game}", detail or "", path)
     raise ValueError(kind)
-
-
-def html(paragraphs: list[str], link: str, label: str, unsubscribe: str) -> str:
-    """A mail's HTML part: the same words as its text part, and one button."""
-    body = "".join(f"<p>{escape(p)}</p>" for p in paragraphs)
-    return (
-        '<!doctype html><html><body style="font-family:sans-serif">'
-        f'{body}<p><a href="{escape(link)}" style="font-weight:bold">{escape(label)}</a></p>'
-        f'<p style="color:#666;font-size:small"><a href="{escape(unsubscribe)}">'
-        "Stop these mails</a></p></body></html>"
-    )

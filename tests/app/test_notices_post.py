@@ -8,7 +8,10 @@ import asyncio
 import multiprocessing
 import os
 import signal
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
@@ -17,7 +20,8 @@ from py_vapid import Vapid
 from app.config import Settings
 from app.db import Database
 from app.notices import outbox
-from app.notices.keys import Keys, b64
+from app.notices.base64url import b64
+from app.notices.keys import Keys
 from app.notices.post import Post, Push
 from app.notices.worker import BATCH
 from tests.app.conftest import running, settings_for
@@ -89,6 +93,21 @@ async def test_a_post_process_that_dies_costs_its_pass_a_retry_and_the_next_pass
     finally:
         await office.close()
     assert [p["title"] for p in push.to(phone)] == ["before", "after"]
+
+
+def test_the_post_process_loads_no_database_and_no_game():
+    """What a spawned post imports is ``app.notices.post`` and what it needs: about half the
+    server's modules and memory, not its database layer or its games."""
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import sys, app.notices.post; print(*sorted(sys.modules))"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parents[2],
+    ).stdout.split()
+    assert "app.notices.post" in loaded
+    heavy = {"sqlalchemy", "asyncpg", "fastapi", "app.db", "app.models", "engine.registry"}
+    assert heavy.isdisjoint(loaded), sorted(heavy.intersection(loaded))
 
 
 def test_notices_due_by_the_hundred_are_each_sent_once(database_url, push, sql):
