@@ -28,6 +28,7 @@ import argparse
 import json
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -95,6 +96,20 @@ TURN_DRAWN = """() => {
   return turn && turn.textContent.trim() && document.querySelector('.game-root > *:not(p.muted)')
     ? performance.now() : false;
 }"""
+
+
+def migrated(work: Path, code: Path) -> str:
+    """A database for the checkout ``code``, migrated by that checkout's own migrations: an
+    older one refuses a schema newer than its own."""
+    if code == ROOT:
+        return _migrated(work)
+    url = f"sqlite+aiosqlite:///{work / 'campground.db'}"
+    subprocess.run(
+        [sys.executable, "-c", f"from app.migrate import upgrade; upgrade({url!r})"],
+        cwd=code,
+        check=True,
+    )
+    return url
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -311,7 +326,7 @@ def main() -> None:
         for name, code in (("old", args.old.resolve()), ("new", ROOT)):
             work = Path(stack.enter_context(tempfile.TemporaryDirectory()))
             bases[name] = stack.enter_context(
-                _server(work, _migrated(work), name, cwd=code, BOT_DELAY="0.15")
+                _server(work, migrated(work, code), name, cwd=code, BOT_DELAY="0.15")
             )
         pw = stack.enter_context(sync_playwright())
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
