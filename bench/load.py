@@ -619,6 +619,29 @@ async def flood(bases: list[str], rate: float, stats: Stats) -> None:
             await client.aclose()
 
 
+def py_spy(pid: int, output: str, seconds: float) -> subprocess.Popen:
+    """py-spy recording the collapsed stacks of ``pid`` and its children into ``output`` for
+    ``seconds``, without pausing them."""
+    return subprocess.Popen(
+        [
+            str(Path(sys.executable).parent / "py-spy"),
+            "record",
+            "--nonblocking",
+            "--format",
+            "raw",
+            "--subprocesses",
+            "-o",
+            output,
+            "-d",
+            str(int(seconds)),
+            "-p",
+            str(pid),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
 async def measure(args, stats: Stats, until, pids_of, phase: str) -> dict:
     """One measured window of ``args.seconds``: its figures, and the server's."""
     pids = pids_of()
@@ -627,24 +650,7 @@ async def measure(args, stats: Stats, until, pids_of, phase: str) -> dict:
         # Collapsed stacks of every server process over the window (with --warm, the late
         # window's in FILE.late).
         output = args.profile if phase == "measuring" else f"{args.profile}.{phase}"
-        profiler = subprocess.Popen(
-            [
-                str(Path(sys.executable).parent / "py-spy"),
-                "record",
-                "--nonblocking",
-                "--format",
-                "raw",
-                "-o",
-                output,
-                "-d",
-                str(int(args.seconds)),
-                "-p",
-                str(pids[0]),
-                "--subprocesses",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        profiler = py_spy(pids[0], output, args.seconds)
     watching = asyncio.create_task(Stalls.watch(args.bases))
     cpu_before = process_cpu(pids)
     client_before = process_cpu([os.getpid()])

@@ -30,7 +30,6 @@ import asyncio
 import multiprocessing
 import os
 import ssl
-import subprocess
 import sys
 import tempfile
 import time
@@ -53,6 +52,7 @@ from bench.load import (  # noqa: E402
     percentile,
     postgres_cpu,
     process_cpu,
+    py_spy,
     servers,
     tree,
 )
@@ -294,24 +294,7 @@ class Phase:
         profiler = None
         if self.profile:
             # Collapsed stacks of the server and its sending process, one file each way.
-            profiler = subprocess.Popen(
-                [
-                    str(Path(sys.executable).parent / "py-spy"),
-                    "record",
-                    "--nonblocking",
-                    "--format",
-                    "raw",
-                    "--subprocesses",
-                    "-o",
-                    f"{self.profile}.{way}",
-                    "-d",
-                    str(int(seconds)),
-                    "-p",
-                    str(self.server),
-                ],
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
+            profiler = py_spy(self.server, f"{self.profile}.{way}", seconds)
         cpu = process_cpu(tree(self.server))
         own = process_cpu([self.server])
         database_before = postgres_cpu()

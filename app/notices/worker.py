@@ -2,10 +2,10 @@
 
 It claims the rows that are due with one UPDATE that moves them a lease ahead (on PostgreSQL
 picked ``FOR UPDATE SKIP LOCKED``, so two instances never take the same row; SQLite has one
-writer at a time), reads what it needs and lets the connection go, sends over the network,
-has the post (``post``) send it, then deletes what was sent. A channel that failed is tried again with backoff (the ones that
-worked are kept in ``done`` and not sent twice); a notice still unsent after
-``NOTICE_GIVE_UP`` is dropped and counted. Nobody is sent a notice about a table they have open.
+writer at a time), reads what it needs and lets the connection go, has the post (``post``)
+send it over the network, then deletes what was sent. A channel that failed is tried again
+with backoff (the ones that worked are kept in ``done`` and not sent twice); a notice still
+unsent after ``NOTICE_GIVE_UP`` is dropped and counted. Nobody is sent a notice about a table they have open.
 """
 
 from __future__ import annotations

@@ -24,6 +24,33 @@ def old_table(name: str, columns: Iterable[str], json: Iterable[str] = ()) -> sa
     return sa.table(name, *(sa.column(c) for c in columns), *(sa.column(c, sa.JSON) for c in json))
 
 
+# Columns that every revision these tests start from had; each test adds its revision's others.
+GAME_COLUMNS = (
+    "id",
+    "kind",
+    "seed_commitment",
+    "seed",
+    "version",
+    "status",
+    "created_at",
+    "updated_at",
+    "rated",
+)
+LOBBY_COLUMNS = (
+    "id",
+    "game",
+    "seat_count",
+    "private",
+    "invite_code",
+    "host_id",
+    "status",
+    "game_id",
+    "created_at",
+)
+players = old_table("players", ["id", "name", "token_hash", "created_at"])
+seats = old_table("seats", ["lobby_id", "seat", "player_id", "bot_level"])
+
+
 def database_at(request: pytest.FixtureRequest, tmp_path, revision: str) -> Iterator[str]:
     """For a fixture with ``DATABASES`` as params: the URL of an empty database migrated up to
     ``revision`` (on PostgreSQL a database of its own, dropped after)."""

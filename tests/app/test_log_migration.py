@@ -19,7 +19,15 @@ from app.services.game_loading import load_snapshot
 from app.services.games import commitment, final_outcome
 from engine.core import log_view, play
 from engine.registry import get_game
-from tests.app.migration_parts import DATABASES, database_at, old_table
+from tests.app.migration_parts import (
+    DATABASES,
+    GAME_COLUMNS,
+    LOBBY_COLUMNS,
+    database_at,
+    old_table,
+    players,
+    seats,
+)
 
 GAME = get_game("hike")
 SEED = 11
@@ -27,38 +35,10 @@ AT = datetime(2026, 12, 1, tzinfo=UTC)
 
 games = old_table(
     "games",
-    [
-        "id",
-        "kind",
-        "seed_commitment",
-        "seed",
-        "version",
-        "status",
-        "created_at",
-        "updated_at",
-        "finished_at",
-        "seats_version",
-        "rated",
-    ],
+    [*GAME_COLUMNS, "finished_at", "seats_version"],
     json=["options", "state", "outcome", "clock", "stand_ins"],
 )
-players = old_table("players", ["id", "name", "token_hash", "created_at"])
-lobbies = old_table(
-    "lobbies",
-    [
-        "id",
-        "game",
-        "seat_count",
-        "private",
-        "invite_code",
-        "host_id",
-        "status",
-        "game_id",
-        "created_at",
-    ],
-    json=["options"],
-)
-seats = old_table("seats", ["lobby_id", "seat", "player_id", "bot_level"])
+lobbies = old_table("lobbies", LOBBY_COLUMNS, json=["options"])
 moves = old_table("moves", ["game_id", "seq", "seat", "created_at"], json=["move"])
 
 

@@ -10,24 +10,10 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.migrate import upgrade
 from tests.app.conftest import query
-from tests.app.migration_parts import DATABASES, database_at, old_table
+from tests.app.migration_parts import DATABASES, GAME_COLUMNS, database_at, old_table
 
 AT = datetime(2026, 12, 1, tzinfo=UTC)
-games = old_table(
-    "games",
-    [
-        "id",
-        "kind",
-        "seed_commitment",
-        "seed",
-        "version",
-        "status",
-        "created_at",
-        "updated_at",
-        "rated",
-    ],
-    json=["options", "state", "clock"],
-)
+games = old_table("games", GAME_COLUMNS, json=["options", "state", "clock"])
 ratings = old_table("ratings", ["game", "rater", "mu", "sigma", "games", "updated_at"])
 changes = old_table(
     "rating_changes",

@@ -15,48 +15,18 @@ from app.services.commit import commit_move
 from app.services.game_loading import load_snapshot
 from app.services.games import commitment
 from engine.registry import get_game
-from tests.app.migration_parts import old_table
+from tests.app.migration_parts import GAME_COLUMNS, LOBBY_COLUMNS, old_table, players, seats
 
 GAME = get_game("hike")
 SEED = 5
 AT = datetime(2026, 12, 1, tzinfo=UTC)
 
-players = old_table("players", ["id", "name", "token_hash", "created_at"])
 games = old_table(
     "games",
-    [
-        "id",
-        "kind",
-        "seed_commitment",
-        "seed",
-        "version",
-        "status",
-        "created_at",
-        "updated_at",
-        "seats_version",
-        "rated",
-        "turn_seconds",
-        "log_length",
-    ],
+    [*GAME_COLUMNS, "seats_version", "turn_seconds", "log_length"],
     json=["options", "state", "clock", "stand_ins"],
 )
-lobbies = old_table(
-    "lobbies",
-    [
-        "id",
-        "game",
-        "seat_count",
-        "private",
-        "invite_code",
-        "host_id",
-        "status",
-        "game_id",
-        "created_at",
-        "turn_seconds",
-    ],
-    json=["options"],
-)
-seats = old_table("seats", ["lobby_id", "seat", "player_id", "bot_level"])
+lobbies = old_table("lobbies", [*LOBBY_COLUMNS, "turn_seconds"], json=["options"])
 queue = old_table(
     "queue_entries",
     ["player_id", "game", "speed", "rated", "fewest", "most", "rating", "joined_at", "alive_until"],
