@@ -170,8 +170,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     index = settings.STATIC_DIR / "index.html"
 
     @functools.cache
+    def client_version() -> str:
+        return static_files.version(settings.STATIC_DIR)
+
+    @functools.cache
     def index_html() -> str:
-        return static_files.index_page(settings.STATIC_DIR)
+        return static_files.index_page(settings.STATIC_DIR, client_version())
 
     async def page() -> HTMLResponse:
         if not index.is_file():
@@ -181,7 +185,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for path in PAGES:
         app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
     if settings.STATIC_DIR.is_dir():
-        app.mount("/static", static_files.ClientFiles(directory=settings.STATIC_DIR), name="static")
+        files = static_files.ClientFiles(
+            directory=settings.STATIC_DIR, client_version=client_version()
+        )
+        app.mount("/static", files, name="static")
     return app
 
 

@@ -6,14 +6,18 @@
 // click on a notice) are static/js/sw-push.js's.
 importScripts("/static/js/sw-push.js");
 
-const SHELL = "campground-shell-v1";
+// Registered as /sw.js?v={the client's version} (static/js/worker.js): the page's files are
+// under /static/v/{version}/, and each version is a shell of its own.
+const VERSION = new URL(self.location.href).searchParams.get("v");
+const STATIC = VERSION ? `/static/v/${VERSION}/` : "/static/";
+const SHELL = `campground-shell-${VERSION || "plain"}`;
 const SHELL_FILES = [
   "/",
-  "/static/app.css",
-  "/static/accounts.css",
-  "/static/js/main.js",
-  "/static/icons/camp.svg",
-  "/static/icons/icon-192.png",
+  `${STATIC}app.css`,
+  `${STATIC}accounts.css`,
+  `${STATIC}js/main.js`,
+  `${STATIC}icons/camp.svg`,
+  `${STATIC}icons/icon-192.png`,
   "/manifest.webmanifest",
 ];
 // The pages the shell draws (app/main.py's PAGES); the rules and profiles are the server's.

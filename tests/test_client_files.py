@@ -24,6 +24,26 @@ def test_no_client_file_draws_with_emoji():
     assert found == {}
 
 
+def test_every_module_imports_the_others_by_relative_paths():
+    """The page loads its modules under the client's version (/static/v/…): a module named by
+    its plain path would be loaded a second time, with state of its own, and revalidated."""
+    imports = re.compile(
+        r"""^\s*(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']"""
+        r"""|^\s*import\s*["']([^"']+)["']|\bimport\(\s*["'`]([^"'`]+)["'`]""",
+        re.MULTILINE,
+    )
+    found = {
+        f"{p.relative_to(STATIC)}: {spec}"
+        for folder in ("js", "games")
+        for p in (STATIC / folder).glob("*.js")
+        for specs in imports.findall(p.read_text(encoding="utf-8"))
+        for spec in specs
+        if spec and not spec.startswith(("./", "../"))
+    }
+    assert found == set()
+    assert "../vendor/morphdom/morphdom.js" in (STATIC / "js" / "dom.js").read_text()
+
+
 def luminance(colour: str) -> float:
     """WCAG 2's relative luminance of a ``#rrggbb`` colour."""
     channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]

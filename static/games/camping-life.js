@@ -1,9 +1,7 @@
 // Camping Life: both play areas, the round's row with its coin stacks, the next-round cards,
 // coins in hand and on the table, missions, the latest turn-over and the final scoring.
 // Every control comes from view.legal_moves; moves not placed here fall to the frame's bar.
-import { h, markup } from "/static/js/dom.js";
-
-const CSS = "/static/games/camping-life.css";
+import { h, markup } from "../js/dom.js";
 
 // Simple line icons (24 × 24), one per kind of card, plus the umbrella symbol.
 const ICONS = {
@@ -35,9 +33,6 @@ export const actions = {
 };
 
 export function render(root, view, ctx) {
-  if (!document.querySelector(`link[href="${CSS}"]`)) {
-    document.head.append(h("link", { rel: "stylesheet", href: CSS, "data-game-css": "camping-life" }));
-  }
   const all = (type) => view.legal_moves.filter((e) => e.move.type === type);
   // Several won cards may wait: the player taps the one to place next, then a space for it.
   const toPlace = [...new Set(all("place").map((e) => e.move.card))];

@@ -1,6 +1,6 @@
 // Let's Take a Hike: backpacks drawn as their seven spaces, the trail (piles and hike), scores.
 // Every control comes from view.legal_moves; moves not placed here fall to the frame's bar.
-import { h, ICONS as SITE_ICONS, svgIcon } from "/static/js/dom.js";
+import { h, ICONS as SITE_ICONS, svgIcon } from "../js/dom.js";
 
 const TROPHY = SITE_ICONS.trophy;
 

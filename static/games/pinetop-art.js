@@ -1,6 +1,6 @@
 // Camp Pinetop's pictures as inline SVG (no emoji fonts needed): tent shapes, campers, the five
 // rank animals, supply suits, weather, wildlife and the observation tower.
-import { h, svgChildren } from "/static/js/dom.js";
+import { h, svgChildren } from "../js/dom.js";
 
 const NS = "http://www.w3.org/2000/svg";
 

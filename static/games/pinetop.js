@@ -2,7 +2,7 @@
 // cards, the supply area, your hand, every player's rank, patches and hand count.
 // Every control comes from view.legal_moves; moves not placed here fall to the frame's bar.
 // The view (engine/pinetop/view.py) names components by id; the catalog holds what they show.
-import { h, markup } from "/static/js/dom.js";
+import { h, markup } from "../js/dom.js";
 import {
   animalIcon, camperIcon, friendshipIcon, patchShape, suitIcon, tentIcon, towerIcon, weatherIcon, wildlifeIcon,
 } from "./pinetop-art.js";

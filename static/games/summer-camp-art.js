@@ -1,7 +1,7 @@
 // Summer Camp's pictures and card faces: pack colours, line art, the short card texts, and the
 // board (the lake and three paths) as one SVG. Drawing only; the rules stay in the engine.
-import { cardFace } from "/static/js/card.js";
-import { svgIcon } from "/static/js/dom.js";
+import { cardFace } from "../js/card.js";
+import { svgIcon } from "../js/dom.js";
 
 // 24 × 24 line art, drawn with currentColor.
 export const ART = {

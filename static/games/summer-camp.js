@@ -2,12 +2,11 @@
 // played cards, every player's board, and the final scoring. The view names cards by catalog
 // id; the catalog (names, packs, costs, points, texts) is fetched once when this module loads.
 // Every control comes from view.legal_moves; moves not placed here fall to the frame's bar.
-import { api } from "/static/js/api.js";
-import { cardBack } from "/static/js/card.js";
-import { h, markup } from "/static/js/dom.js";
-import { boardSvg, icon, PACK_NAMES, scCard, SEAT_COLOURS } from "/static/games/summer-camp-art.js";
+import { api } from "../js/api.js";
+import { cardBack } from "../js/card.js";
+import { h, markup } from "../js/dom.js";
+import { boardSvg, icon, PACK_NAMES, scCard, SEAT_COLOURS } from "./summer-camp-art.js";
 
-const CSS = "/static/games/summer-camp.css";
 const CATALOG = await api("GET", "/api/games/summer-camp/catalog").catch(() => null);
 const CARDS = CATALOG?.cards || {};
 const BOARD = CATALOG?.board || { bridges: [6, 12, 18], lake_points: { 13: 1, 14: 2, 15: 3, 16: 4, 17: 5 } };
@@ -28,9 +27,6 @@ const WHERE_HINT = { hand: "Tap Discard under a card of your hand." };
 const BADGE_NAMES = { participation: "Participation", all_star: "Camp all-star" };
 
 export function render(root, view, ctx) {
-  if (!document.querySelector(`link[href="${CSS}"]`)) {
-    document.head.append(h("link", { rel: "stylesheet", href: CSS, "data-game-css": "summer-camp" }));
-  }
   const moves = (type) => view.legal_moves.filter((e) => e.move.type === type);
   const chooseFrom = CHOOSE_FROM[view.prompt?.kind];
   const cardChoices = moves("choose_card");

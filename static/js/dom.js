@@ -1,5 +1,5 @@
 // A tiny element builder: h("button", {class: "x", onclick}, "text", child).
-import morphdom from "/static/vendor/morphdom/morphdom.js";
+import morphdom from "../vendor/morphdom/morphdom.js";
 
 // A field's starting value, ticked box and chosen option are attributes, not properties: a
 // part patched in place (patch below) reads what to show from the attributes of its new drawing.

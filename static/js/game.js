@@ -1,6 +1,6 @@
 // The game frame: live view over /ws/games/{id} kept current with JSON Patch, seats, turn,
 // log, outcome, and a per-game renderer from /static/games/{kind}.js.
-import { applyPatch } from "/static/vendor/fast-json-patch/core.js";
+import { applyPatch } from "../vendor/fast-json-patch/core.js";
 import { api, withInvite, wsUrl } from "./api.js";
 import { nextTableLink } from "./badge.js";
 import { seatBadge, seatsStrip } from "./seats.js";
@@ -413,12 +413,12 @@ export function gamePage(root, gameId) {
 async function loadRenderer(kind) {
   let renderer;
   try {
-    renderer = await import(`/static/games/${kind}.js`);
+    renderer = await import(`../games/${kind}.js`);
   } catch {
     return null;
   }
   if (!document.querySelector(`link[data-game-css="${kind}"]`)) {
-    const link = h("link", { rel: "stylesheet", href: `/static/games/${kind}.css`, "data-game-css": kind });
+    const link = h("link", { rel: "stylesheet", href: new URL(`../games/${kind}.css`, import.meta.url).href, "data-game-css": kind });
     const loaded = new Promise((resolve) => { link.onload = link.onerror = resolve; });
     document.head.append(link);
     await loaded;
@@ -429,7 +429,7 @@ async function loadRenderer(kind) {
 // The tab's icon gains a dot while it is your turn, so a player in another tab sees it.
 function setFavicon(yourTurn) {
   const link = document.querySelector("link[rel=icon]");
-  const href = yourTurn ? "/static/icons/turn.svg" : "/static/icons/camp.svg";
+  const href = new URL(`../icons/${yourTurn ? "turn" : "camp"}.svg`, import.meta.url).pathname;
   if (link && link.getAttribute("href") !== href) link.setAttribute("href", href);
 }
 

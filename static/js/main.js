@@ -6,6 +6,7 @@ import { lobbyPage } from "./lobby.js";
 import { gamePage } from "./game.js";
 import { accountPage, devicePage } from "./account.js";
 import { noticesPage } from "./notices.js";
+import { registerWorker } from "./worker.js";
 
 const routes = [
   [/^\/$/, homePage],
@@ -59,4 +60,4 @@ window.addEventListener("popstate", route);
 route();
 
 // The service worker keeps the page's shell, so the app installed on a phone opens offline too.
-if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
+if ("serviceWorker" in navigator) registerWorker().catch(() => {});

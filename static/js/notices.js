@@ -3,6 +3,7 @@
 // mail: "your turn" at turn-based tables (or one digest a day), once the address is confirmed.
 import { api } from "./api.js";
 import { errorBox, fill, h } from "./dom.js";
+import { registerWorker } from "./worker.js";
 
 const LABELS = {
   turn: "It is my turn (and reminders before my time runs out)",
@@ -35,8 +36,7 @@ function bytesToB64(buffer) {
 }
 
 async function registration() {
-  // From the site's root (/sw.js), so that a click on a notice may open any table.
-  await navigator.serviceWorker.register("/sw.js", { scope: "/" });
+  await registerWorker();
   return navigator.serviceWorker.ready;
 }
 

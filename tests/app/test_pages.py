@@ -5,6 +5,7 @@ import re
 import pytest
 
 from app.config import project_path
+from app.static_files import version
 
 INDEX = project_path("static") / "index.html"
 PRELOADS = re.compile(r'<link rel="modulepreload" href="[^"]+">\n  ')
@@ -15,8 +16,10 @@ def test_client_pages_serve_the_single_page_app(live, path):
     r = live.client().get(path)
     assert r.status_code == 200
     assert r.headers["content-type"].startswith("text/html")
-    # index.html, with the modules its script imports named for preloading.
-    assert PRELOADS.sub("", r.text) == INDEX.read_text()
+    # index.html, its files named under the client's version, with the modules its script
+    # imports named for preloading.
+    current = f"/static/v/{version(INDEX.parent)}/"
+    assert PRELOADS.sub("", r.text).replace(current, "/static/") == INDEX.read_text()
 
 
 def test_static_files_are_served(live):

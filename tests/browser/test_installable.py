@@ -8,8 +8,13 @@ import json
 
 from playwright.sync_api import expect
 
+from app.config import project_path
+from app.static_files import version
+
 from tests.browser.end_states import COOKIE, person
 from tests.browser.test_speeds import table_at_my_turn
+
+STATIC = project_path("static")
 
 # The Badging API, recorded: Chromium without an installed app has it but shows nothing.
 BADGE_RECORDER = """
@@ -59,7 +64,8 @@ def test_the_service_worker_covers_every_page_and_keeps_the_shell_for_offline(br
         assert scope == f"{server_url}/"
         page.reload()
         assert (
-            page.evaluate("navigator.serviceWorker.controller.scriptURL") == f"{server_url}/sw.js"
+            page.evaluate("navigator.serviceWorker.controller.scriptURL")
+            == f"{server_url}/sw.js?v={version(STATIC)}"
         )
         expect(page.get_by_test_id("play-now-card")).to_be_visible()
         # The API is never kept: a table's state is always the server's.
@@ -70,7 +76,7 @@ def test_the_service_worker_covers_every_page_and_keeps_the_shell_for_offline(br
             }
             return urls;
         })""")
-        assert "/" in kept and "/static/js/home.js" in kept
+        assert "/" in kept and f"/static/v/{version(STATIC)}/js/home.js" in kept
         assert not [url for url in kept if url.startswith("/api/")]
         context.set_offline(True)
         page.goto("/lobbies/anything")
