@@ -349,6 +349,10 @@ def settings_for(url: str, **overrides: Any) -> Settings:
     values: dict[str, Any] = {
         "DATABASE_URL": url,
         "BOT_DELAY": 0,
+        # Bots think in the server's own process: a worker process for each test server
+        # would be spawned, and import the engine, a few hundred times a run. The workers
+        # themselves are tested in test_bots.py; the browser tests' servers keep them.
+        "BOT_WORKERS": 0,
         "ADMIN_TOKEN": ADMIN_TOKEN,
         **GENEROUS_LIMITS,
     }

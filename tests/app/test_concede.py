@@ -79,9 +79,11 @@ def test_the_moves_after_a_concession_keep_their_lines_numbers(live):
     game_id = live.start_game(ana, ben, bots=("random",), game="pinetop")
     assert ben.post(f"/api/games/{game_id}/concede").status_code == 200
     view = live.state(ana, game_id)["view"]
-    n = view["last_decision"]
-    assert view["log"][-1] == {"text": "Blue concedes: a bot plays the seat to the end.", "seat": 1}
-    assert n == view["log_length"] - 1
+    # The bot may have played Blue's seat on already: the line is found, not taken as the last.
+    line = {"text": "Blue concedes: a bot plays the seat to the end.", "seat": 1}
+    assert line in view["log"]
+    n = view["log_length"] - len(view["log"]) + view["log"].index(line)
+    assert view["last_decision"] >= n
     later = play_as(live, ana, game_id, random.Random(1), lambda s: s["version"] >= 4)
     moves = live.admin().get(f"/api/admin/games/{game_id}/moves").json()
     last = later["view"]["last_decision"]
@@ -91,4 +93,4 @@ def test_the_moves_after_a_concession_keep_their_lines_numbers(live):
         and later["view"]["log"][last - held]["seat"] == moves[later["version"] - 1]["seat"]
     )
     page = ana.get(f"/api/games/{game_id}/log", params={"before": n + 1, "limit": 1}).json()
-    assert page["entries"] == [view["log"][-1]]
+    assert page["entries"] == [line]
