@@ -118,14 +118,26 @@ def without(hand: list[int], card: int) -> list[int]:
 # ---------------------------------------------------------------- legal moves
 
 
+# The moves last worked out, with their state (that very object) and seat: a person's move is
+# checked against the list their view offered instead of being worked out again. A state is
+# a value once made (every step makes a new one), so the object stands for its moves.
+_last: tuple[PinetopState | None, int, list[Move]] = (None, -1, [])
+
+
 def legal_moves(s: PinetopState, seat: int) -> list[Move]:
+    global _last
     if seat not in to_act(s):
         return []
-    return _LEGAL[s.phase](s, seat)
+    moves = _LEGAL[s.phase](s, seat)
+    _last = (s, seat, moves)
+    return moves
 
 
 def is_legal(s: PinetopState, seat: int, move: Move) -> bool:
     """``move in legal_moves(s, seat)``, working out only the moves of its kind."""
+    state, known_seat, known = _last
+    if state is s and known_seat == seat:
+        return _among(move, known)
     if seat not in to_act(s):
         return False
     if s.phase == "action" and not s.refreshed:

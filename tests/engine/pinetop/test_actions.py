@@ -267,7 +267,12 @@ def test_an_advanced_patch_cannot_be_gained_again():
         patches={RED: {"trailblazer": True}},
     )
     assert move(0, 1, patch=True) not in legal(s)
-    s.patches[RED] = {"trailblazer": False}
+    s = arrange(
+        grid={1: "Penelope's Landing"},
+        campers={0: [RED]},
+        hands={RED: ["wood", "water"]},
+        patches={RED: {"trailblazer": False}},
+    )
     s = do(s, move(0, 1, patch=True))
     for card in list(s.hands[RED]):
         s = do(s, {"type": "pay", "card": card})

@@ -115,3 +115,34 @@ def test_states_round_trip_through_json_and_replay_the_same():
     for seat, move in moves:
         again = GAME.apply(again, seat, move)
     assert GAME.dump(again) == GAME.dump(s)
+
+
+def test_a_move_is_checked_against_the_list_worked_out_for_that_very_state(monkeypatch):
+    """A person's move is checked against the moves their view offered, worked out once, and
+    only for the state object and seat they were worked out for."""
+    from engine.pinetop import rules
+
+    worked_out = []
+    monkeypatch.setattr(
+        rules,
+        "_LEGAL",
+        {
+            phase: (lambda s, seat, f=f: worked_out.append(seat) or f(s, seat))
+            for phase, f in rules._LEGAL.items()
+        },
+    )
+    s = GAME.setup(3, GAME.options(None), 5)
+    rng = random.Random(5)
+    for _ in range(40):
+        seat = GAME.to_act(s)[0]
+        legal = GAME.legal_moves(s, seat)
+        assert all(GAME.apply(s, seat, m) for m in legal)
+        assert len(worked_out) == 1
+        # Another object in the same position, or another seat, is worked out afresh.
+        other = (seat + 1) % 3
+        assert not rules.is_legal(s, other, legal[0])
+        fresh = s.clone()
+        assert all(rules.is_legal(fresh, seat, m) for m in legal)
+        worked_out.clear()
+        s = GAME.apply(s, seat, legal[rng.randrange(len(legal))])
+        worked_out.clear()
