@@ -118,7 +118,8 @@ class Settings(BaseSettings):
     )
     STATIC_DIR: Path = Field(
         default_factory=lambda: project_path("static"),
-        description="the browser client's files (default: static/ of the project)",
+        description="the browser client's files (default: static/ of the project); their "
+        "version, named in their addresses, is worked out at start: restart after changing one",
     )
     LOG_FORMAT: Literal["text", "json"] = Field(
         default="text", description="text lines, or one JSON object per line"
