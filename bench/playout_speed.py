@@ -6,7 +6,10 @@ a fixed pure-Python yardstick so the figures carry from machine to machine.
 Each case plays seeded games (seeds 1, 2, ... until ``--steps`` steps are played; every
 seat's move drawn by a seeded ``random.Random`` from the legal moves, or chosen by
 ``--level``'s bot) at the fewest and the most players, Camp Pinetop also with every module,
-and times them with ``time.process_time``: CPU, whatever else the machine runs. Two paths:
+and times them with ``time.process_time``: CPU, whatever else the machine runs. Each case's
+games are played once untimed first, so that both paths meet the engine's caches warm (the
+path timed first used to meet them cold: Camp Pinetop's payments with every module). Two
+paths:
 
 - bots: ``engine.core.step(..., take_back=False)``, i.e. ``Game.advance``, what playouts and
   searches run;
@@ -122,6 +125,9 @@ def main() -> None:
         variants = [({}, "-")] + ([(ALL_MODULES, "all")] if game_id == "pinetop" else [])
         for players in sorted({game.min_players, game.max_players}):
             for options, modules in variants:
+                # The same games once untimed first: the engine's caches (Camp Pinetop's
+                # payments) are then as warm for the first path timed as for the second.
+                run(game, players, options, "bots")
                 rates = {}
                 for path in ("bots", "people"):
                     steps, cpu, digest = run(game, players, options, path)
