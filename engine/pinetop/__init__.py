@@ -13,7 +13,7 @@ from engine.bots import random_bot
 from engine.core import Bot, Game, Outcome, check_players
 from engine.pinetop import moves, rules, schema, setup, turn
 from engine.pinetop.bot import heuristic_bot
-from engine.pinetop.cards import catalog
+from engine.pinetop.cards import RANKS, catalog
 from engine.pinetop.labels import describe
 from engine.pinetop.moves import Move, move_adapter
 from engine.pinetop.search import search_bot
@@ -67,7 +67,18 @@ class PinetopGame(Game[PinetopState, Move]):
         return hidden(state, seat)
 
     def outcome(self, state: PinetopState) -> Outcome | None:
-        return rules.outcome(state)
+        if state.winner is None:
+            return None
+        return Outcome(
+            scores=list(state.rank),
+            winners=[state.winner],
+            details={
+                "ranks": [RANKS[r].name for r in state.rank],
+                "patches": [len(p) for p in state.patches],
+                "advanced": [sum(p.values()) for p in state.patches],
+                "turns": state.turn,
+            },
+        )
 
     def seat_name(self, seat: int) -> str:
         return SEAT_NAMES[seat]

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from engine.core import Outcome
 from engine.pinetop import nature, supply
 from engine.pinetop.board import NEIGHBOURS, entry_edge, neighbours, toward, tower_step
-from engine.pinetop.cards import MAP_CARDS, MASTERIES, PATCHES, RANKS, SUPPLY, Kind
+from engine.pinetop.cards import MAP_CARDS, MASTERIES, PATCHES, SUPPLY, Kind
 from engine.pinetop.costs import (
     TURN_ORDER,
     gifts_due,
@@ -442,18 +441,3 @@ _LEGAL: dict[Phase, Callable[[PinetopState, int], list[Move]]] = {
     "after": _legal_after,
     "discard": _legal_discard,
 }
-
-
-def outcome(s: PinetopState) -> Outcome | None:
-    if s.winner is None:
-        return None
-    return Outcome(
-        scores=list(s.rank),
-        winners=[s.winner],
-        details={
-            "ranks": [RANKS[r].name for r in s.rank],
-            "patches": [len(p) for p in s.patches],
-            "advanced": [sum(p.values()) for p in s.patches],
-            "turns": s.turn,
-        },
-    )
