@@ -279,9 +279,22 @@ def test_a_control_drawn_from_an_older_view_sends_that_version_and_is_refused(ne
     )
     assert r.status_code == 200, r.text
     after = state(ana, game_id)
-    page.wait_for_function(
-        "(v) => window.received.some((m) => m.version === v)", arg=after["version"]
-    )
+    # Generous: on loaded cores the change may take seconds to reach the page. What the page
+    # received and its socket's status say why, if it never does.
+    try:
+        page.wait_for_function(
+            "(v) => window.received.some((m) => m.version === v)",
+            arg=after["version"],
+            timeout=60_000,
+        )
+    except PlaywrightTimeout:
+        seen = page.evaluate(
+            "() => window.received.map((m) => `${m.type} ${m.version ?? ''} ${m.code ?? ''}`)"
+        )
+        status = page.get_by_test_id("connection").all_inner_texts()
+        raise AssertionError(
+            f"version {after['version']} never reached the page: {seen}, status {status}"
+        ) from None
     # Taking the card is still a legal move at the new version (a wild card may not be the
     # second one drawn: the test takes another).
     legal = [json.dumps(e["move"], separators=(",", ":")) for e in after["view"]["legal_moves"]]
