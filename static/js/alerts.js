@@ -39,8 +39,11 @@ export function alertToggles() {
   const note = h("span", { class: "muted small", "aria-live": "polite", "data-testid": "alert-note" });
   const toggle = (what, label) => {
     const box = h("input", { type: "checkbox", "data-testid": `toggle-${what}` });
-    box.checked = isOn(what);
+    // The ticked state as an attribute too: a frame patched in place reads it from there.
+    const tick = (on) => { box.checked = on; box.toggleAttribute("checked", on); };
+    tick(isOn(what));
     box.addEventListener("change", async () => {
+      tick(box.checked);
       setOn(what, box.checked);
       note.textContent = "";
       if (!box.checked) return;
@@ -51,7 +54,7 @@ export function alertToggles() {
         note.textContent = "Notifications are blocked for this site.";
       }
       if (note.textContent) {
-        box.checked = false;
+        tick(false);
         setOn(what, false);
       }
     });
