@@ -233,10 +233,15 @@ def _page(title: str, text: str, code: int = 200, form: str = "") -> HTMLRespons
 
 
 Token = Annotated[str, Query(max_length=200, description="the token of the mail's link")]
+PAGE = {"text/html": {"schema": {"type": "string"}}}
+# The link's pages are HTML; a refusal by the rate limit is the API's JSON, as everywhere.
 LINK = {
-    400: {"description": "a link this server did not make"},
-    410: {"description": "a link used already, or for an address no longer kept"},
-    **RATE_LIMITED,
+    400: {"description": "a link this server did not make", "content": PAGE},
+    410: {"description": "a link used already, or for an address no longer kept", "content": PAGE},
+    429: {
+        "description": RATE_LIMITED[429]["description"],
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}},
+    },
 }
 LINK_LIMITED = [rate_limit("notices", by_player=False)]
 
