@@ -4,10 +4,9 @@ replay's names, an unknown game's page, and a first visit that no request refuse
 
 from __future__ import annotations
 
-import httpx
 from playwright.sync_api import expect
 
-from tests.browser.end_states import COOKIE, ended_game, person, play, start, state
+from tests.browser.end_states import COOKIE, api_client, ended_game, person, play, start, state
 
 PHONE = 375
 
@@ -109,7 +108,7 @@ def test_the_replay_names_the_players_as_the_table_does(new_page, server_url):
     game_id, token = ended_game(server_url, "hike", "conceded")
     # The first step with a line of its own: a backpack packed in secret writes none, and who
     # packs first depends on how quickly the bot answers.
-    ana = httpx.Client(base_url=server_url, headers={"Authorization": f"Bearer {token}"})
+    ana = api_client(server_url, token)
     step, mover = first_captioned_step(ana, game_id)
     page = new_page("/static/icons/camp.svg", width=PHONE)
     page.context.add_cookies([{"name": COOKIE, "value": token, "url": server_url}])
