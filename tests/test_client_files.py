@@ -1,5 +1,6 @@
 """The browser client's own files: nothing may need an emoji font, which stock Chromium on
-Debian lacks (cards, icons and marks are inline SVG or bundled images instead)."""
+Debian lacks (cards, icons and marks are inline SVG or bundled images instead); modules import
+each other by relative paths; animations move and fade only."""
 
 import re
 from pathlib import Path
@@ -82,3 +83,41 @@ def test_white_text_on_every_summer_camp_pack_colour_reaches_4_5_to_1():
         if contrast("#ffffff", c) < 4.5
     }
     assert low == {}
+
+
+# What the compositor animates by itself; any other property is drawn again by the page,
+# frame after frame, for as long as the animation runs.
+COMPOSITED = {"transform", "opacity"}
+KEYFRAMES = re.compile(r"@keyframes\s+([\w-]+)\s*\{((?:[^{}]*\{[^{}]*\})*)\s*\}")
+
+
+def animated(css: str) -> dict[str, set[str]]:
+    """Each ``@keyframes`` rule of ``css`` with the properties its frames set."""
+    return {
+        name: {
+            declaration.split(":")[0].strip()
+            for frame in re.findall(r"\{([^{}]*)\}", body)
+            for declaration in frame.split(";")
+            if ":" in declaration
+        }
+        for name, body in KEYFRAMES.findall(css)
+    }
+
+
+def test_every_animation_runs_on_the_compositor():
+    """The last move's marks animate after every change, for every player who has not asked
+    for reduced motion: a box-shadow in the arrival's frames cost the page about twice its
+    drawing of the change (bench/motion_cost.py)."""
+    found = {
+        f"{p.relative_to(STATIC)} {name}": props - COMPOSITED
+        for p in STATIC.rglob("*.css")
+        if "vendor" not in p.parts
+        for name, props in animated(p.read_text(encoding="utf-8")).items()
+    }
+    assert found, "no animation found: the pattern no longer reads the stylesheets"
+    assert {where: props for where, props in found.items() if props} == {}
+
+
+def test_an_animated_shadow_is_caught():
+    css = "@keyframes glow { from { opacity: 0; box-shadow: 0 0 4px red; } to { opacity: 1; } }"
+    assert animated(css) == {"glow": {"opacity", "box-shadow"}}
