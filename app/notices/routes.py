@@ -13,7 +13,14 @@ from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field
 from sqlalchemy import delete, func, select
 
-from app.api.deps import RATE_LIMITED, ContextDep, CurrentPlayer, SessionDep, rate_limit
+from app.api.deps import (
+    RATE_LIMITED,
+    ContextDep,
+    CurrentPlayer,
+    Responses,
+    SessionDep,
+    rate_limit,
+)
 from app.models import MailAddress, Notice, PushSubscription, now
 from app.notices import mail, push
 from app.notices.outbox import KINDS
@@ -235,7 +242,7 @@ def _page(title: str, text: str, code: int = 200, form: str = "") -> HTMLRespons
 Token = Annotated[str, Query(max_length=200, description="the token of the mail's link")]
 PAGE = {"text/html": {"schema": {"type": "string"}}}
 # The link's pages are HTML; a refusal by the rate limit is the API's JSON, as everywhere.
-LINK = {
+LINK: Responses = {
     400: {"description": "a link this server did not make", "content": PAGE},
     410: {"description": "a link used already, or for an address no longer kept", "content": PAGE},
     429: {
