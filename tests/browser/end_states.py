@@ -87,10 +87,17 @@ def state(client: httpx.Client, game_id: str) -> dict:
 
 
 def play(
-    client: httpx.Client, game_id: str, kind: str, moves: int | None = None, timeout: float = 120
+    client: httpx.Client,
+    game_id: str,
+    kind: str,
+    moves: int | None = None,
+    timeout: float = 120,
+    wait: bool = True,
 ) -> dict:
     """Play the person's seat with the heuristic bot's choices until the game ends (or for
-    ``moves`` of its moves); returns the last state seen."""
+    ``moves`` of its moves); returns the last state seen. ``wait=False``: return at once when
+    it is not the person's turn (another person's, who only the caller can play: a move still
+    on its way from a page may have passed the turn on since the caller looked)."""
     game = get_game(kind)
     bot = game.bots.get("heuristic") or game.bots["random"]
     rng = random.Random(1)
@@ -103,6 +110,8 @@ def play(
         if now["view"]["table"]["status"] != "active" or (moves is not None and made >= moves):
             return now
         if view["you"] not in view["to_act"]:
+            if not wait:
+                return now
             time.sleep(0.01)
             continue
         # What a bot is given: the game's own moves, never an undo.
@@ -133,7 +142,7 @@ def every_seat_moved(people: list[httpx.Client], game_id: str, kind: str, moves:
         for client in people:
             view = state(client, game_id)["view"]
             if view["you"] in view["to_act"]:
-                play(client, game_id, kind, moves=1)
+                play(client, game_id, kind, moves=1, wait=False)
         time.sleep(0.01)
 
 
@@ -172,7 +181,7 @@ def play_all_until(
             if view["you"] in view["to_act"]:
                 if wanted(view):
                     return
-                play(client, game_id, kind, moves=1)
+                play(client, game_id, kind, moves=1, wait=False)
         time.sleep(0.01)
 
 
