@@ -379,7 +379,7 @@ def main() -> None:
             "first load: navigation → the turn line drawn, ms (cold cache / warm), median of "
             f"{args.loads}"
         )
-        for kind in games:
+        for kind in games if args.loads else ():
             line = []
             for name in ("old", "new"):
                 loads = [first_load(browser, bases[name], kind) for _ in range(args.loads)]
